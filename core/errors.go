@@ -1,0 +1,61 @@
+package core
+
+import (
+	"errors"
+	"strings"
+)
+
+// Sentinel errors, for errors.Is. Queue methods return them wrapped in a
+// [*TaskError] (or, for cycles, as a [*CycleError]).
+var (
+	ErrDuplicate   = errors.New("duplicate task")
+	ErrCycle       = errors.New("cycle")
+	ErrUnknown     = errors.New("unknown task")
+	ErrNotRunning  = errors.New("not running")
+	ErrStaleLease  = errors.New("stale lease")
+	ErrNotDead     = errors.New("not dead")
+	ErrInvalidName = errors.New("invalid task name")
+)
+
+// TaskError is a refused operation on one task: Task names it and Err is one
+// of the sentinels.
+type TaskError struct {
+	Task string
+	Err  error
+}
+
+func (e *TaskError) Error() string { return e.Task + ": " + e.Err.Error() }
+func (e *TaskError) Unwrap() error { return e.Err }
+
+// CycleError is a submit refused because it would close a cycle. Path is the
+// whole cycle, first and last the submitted task: for [c a b c], c waits on
+// a, a on b, b on c. It reads "cycle: c -> a -> b -> c".
+type CycleError struct {
+	Path []string
+}
+
+func (e *CycleError) Error() string { return "cycle: " + strings.Join(e.Path, " -> ") }
+
+// Is reports whether target is [ErrCycle].
+func (e *CycleError) Is(target error) bool { return target == ErrCycle }
+
+// Permanent wraps an error to say that retrying cannot help: [Queue.Fail]
+// with it sends the task to the dead-letter queue at once, whatever attempts
+// are left. It returns nil for nil.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &permanentError{err}
+}
+
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+// IsPermanent reports whether err, or an error it wraps, came from [Permanent].
+func IsPermanent(err error) bool {
+	var p *permanentError
+	return errors.As(err, &p)
+}

@@ -1,0 +1,46 @@
+package core
+
+import "fmt"
+
+// move is the one place where a task changes state. It checks the change
+// against the state table, keeps the READY line and the DLQ in step with the
+// state, and emits e (Kind and details filled by the caller; Op, Task, From,
+// To and the blocked reason filled here). A change the table forbids is a
+// bug in this package and panics.
+//
+// For blocked it also sets the root the reason names (root ignored
+// otherwise). The cost is O(1), plus the event when observed.
+func (q *Queue) move(v int32, to code, root int32, e Event) {
+	n := &q.nodes[v]
+	from := n.state
+	if !allowed[from][to] {
+		panic(fmt.Sprintf("core: %s cannot go from %q to %q", n.name, from.State(), to.State()))
+	}
+	n.state = to
+	if to == blocked {
+		n.root = root
+	} else {
+		n.root = -1
+	}
+	inDLQ := from == dead || from == blocked
+	switch {
+	case to == dead || to == blocked:
+		if !inDLQ {
+			q.enterDLQ(v)
+		}
+	case inDLQ:
+		q.leaveDLQ(v)
+	}
+	if to == ready {
+		q.ready.push(v)
+	}
+	if q.onEvent == nil {
+		return
+	}
+	e.Op, e.Task, e.From, e.To = q.op, n.name, from.State(), to.State()
+	if to == blocked {
+		e.Root = q.nodes[root].name
+		e.Reason = q.reason(v)
+	}
+	q.onEvent(e)
+}

@@ -1,0 +1,217 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dagq/dagq/incremental"
+)
+
+// Config configures a [Queue].
+type Config struct {
+	// MaxAttempts is how many times a task is handed out before a failure
+	// sends it to the dead-letter queue. It must be at least 1.
+	MaxAttempts int
+	// Strategy names the cycle check (see package incremental); "" means
+	// incremental.Default.
+	Strategy string
+	// OnEvent, when set, receives every state change in order. Nothing is
+	// built for events when it is nil.
+	OnEvent func(Event)
+}
+
+// Lease is a task handed out by [Queue.Next]. Only the current lease of a
+// task can complete or fail it.
+type Lease struct {
+	Task    string
+	ID      uint64 // unique within the queue
+	Attempt int    // 1 for the first hand-out after submit or redrive
+}
+
+// Queue is a work queue whose tasks wait on other tasks. It is not safe for
+// concurrent use.
+//
+// Task names are interned to dense int32 ids on first sight, whether as a
+// task or as a dependency; adjacency lives in slices indexed by id, carved
+// from one arena so that a warmed-up queue does not allocate per task.
+type Queue struct {
+	maxAttempts int32
+	onEvent     func(Event)
+	check       incremental.Strategy
+	checkName   string
+
+	ids   map[string]int32
+	nodes []node
+	order []int32 // submitted tasks, arrival order
+	ready fifo    // READY tasks, hand-out order
+	dlq   deadLetters
+
+	op    uint64 // operations so far; events carry the current one
+	lease uint64 // last lease id handed out
+
+	arena arena
+	// scratch for walks; mark[v] == stamp means v was seen in this walk
+	mark  []uint32
+	count []int32
+	stamp uint32
+	walk  []int32
+	line  []int32
+	ids32 []int32
+}
+
+// node is everything the queue knows of one id.
+type node struct {
+	name       string
+	deps       []int32 // what it waits on, duplicates dropped, in submit order
+	dependents []int32 // submitted tasks that wait on it, in their arrival order
+	lease      uint64  // RUNNING: the current lease
+	reason     string  // DEAD: "failed after N attempts: ERR"
+	waiting    int32   // deps not SUCCEEDED (unsubmitted ones included)
+	attempts   int32   // hand-outs since submit or the last redrive
+	root       int32   // BLOCKED: the dead task its reason names
+	dlqEntry   uint64  // DEAD or BLOCKED: its entry number in the DLQ, else 0
+	state      code
+}
+
+// New returns an empty queue. It fails if cfg.MaxAttempts < 1 or the
+// strategy is unknown.
+func New(cfg Config) (*Queue, error) {
+	if cfg.MaxAttempts < 1 {
+		return nil, fmt.Errorf("core: MaxAttempts is %d, want at least 1", cfg.MaxAttempts)
+	}
+	if cfg.MaxAttempts > 1<<30 {
+		return nil, fmt.Errorf("core: MaxAttempts is %d, want at most %d", cfg.MaxAttempts, 1<<30)
+	}
+	check, err := incremental.New(cfg.Strategy)
+	if err != nil {
+		return nil, errors.Join(errors.New("core: cannot make queue"), err)
+	}
+	name := cfg.Strategy
+	if name == "" {
+		name = incremental.Default
+	}
+	return &Queue{
+		maxAttempts: int32(cfg.MaxAttempts),
+		onEvent:     cfg.OnEvent,
+		check:       check,
+		checkName:   name,
+		ids:         make(map[string]int32),
+	}, nil
+}
+
+// MaxAttempts returns the configured number of attempts.
+func (q *Queue) MaxAttempts() int { return int(q.maxAttempts) }
+
+// Strategy returns the name of the cycle-check strategy in use.
+func (q *Queue) Strategy() string { return q.checkName }
+
+// Visits returns the edges the cycle checks have examined so far.
+func (q *Queue) Visits() uint64 { return q.check.Visits() }
+
+// Len returns the number of submitted tasks.
+func (q *Queue) Len() int { return len(q.order) }
+
+// lookup returns the id of a submitted task.
+func (q *Queue) lookup(task string) (int32, bool) {
+	v, ok := q.ids[task]
+	if !ok || q.nodes[v].state == unsubmitted {
+		return 0, false
+	}
+	return v, true
+}
+
+// intern returns the id of name, making one if it is new.
+func (q *Queue) intern(name string) int32 {
+	if v, ok := q.ids[name]; ok {
+		return v
+	}
+	v := int32(len(q.nodes))
+	q.ids[name] = v
+	q.nodes = append(q.nodes, node{name: name, root: -1})
+	return v
+}
+
+// forget drops the ids from n on, made by a submit that was refused.
+func (q *Queue) forget(n int) {
+	for _, nd := range q.nodes[n:] {
+		delete(q.ids, nd.name)
+	}
+	clear(q.nodes[n:])
+	q.nodes = q.nodes[:n]
+}
+
+// newWalk starts a walk: marks of earlier walks no longer count. The cost is
+// O(1), and O(ids) when the marks must grow.
+func (q *Queue) newWalk() {
+	if n := len(q.nodes); len(q.mark) < n {
+		q.mark = append(q.mark, make([]uint32, n-len(q.mark))...)
+		q.count = append(q.count, make([]int32, n-len(q.count))...)
+	}
+	q.stamp++
+	if q.stamp == 0 {
+		clear(q.mark)
+		q.stamp = 1
+	}
+	q.walk = q.walk[:0]
+}
+
+// Status returns the state of a submitted task; false if it was never
+// submitted (a task only named as a dependency has no state yet).
+func (q *Queue) Status(task string) (State, bool) {
+	v, ok := q.lookup(task)
+	if !ok {
+		return "", false
+	}
+	return q.nodes[v].state.State(), true
+}
+
+// Lease returns the current lease of a RUNNING task.
+func (q *Queue) Lease(task string) (Lease, bool) {
+	v, ok := q.lookup(task)
+	if !ok || q.nodes[v].state != running {
+		return Lease{}, false
+	}
+	n := &q.nodes[v]
+	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts)}, true
+}
+
+// Attempts returns how many times a submitted task has been handed out
+// since it was submitted or last redriven.
+func (q *Queue) Attempts(task string) int {
+	v, ok := q.lookup(task)
+	if !ok {
+		return 0
+	}
+	return int(q.nodes[v].attempts)
+}
+
+// Deps returns the dependencies of a submitted task, as submitted with
+// duplicates dropped.
+func (q *Queue) Deps(task string) []string {
+	v, ok := q.lookup(task)
+	if !ok {
+		return nil
+	}
+	return q.names(q.nodes[v].deps)
+}
+
+// Tasks returns the submitted tasks in arrival order.
+func (q *Queue) Tasks() []string { return q.names(q.order) }
+
+// ReadyTasks returns the READY tasks in the order Next will hand them out.
+func (q *Queue) ReadyTasks() []string { return q.names(q.ready.items()) }
+
+func (q *Queue) names(ids []int32) []string {
+	out := make([]string, len(ids))
+	for i, v := range ids {
+		out[i] = q.nodes[v].name
+	}
+	return out
+}
+
+// graphView is the queue seen as the read-only graph the strategies check.
+type graphView Queue
+
+func (g *graphView) Len() int                   { return len(g.nodes) }
+func (g *graphView) Deps(v int32) []int32       { return g.nodes[v].deps }
+func (g *graphView) Dependents(v int32) []int32 { return g.nodes[v].dependents }

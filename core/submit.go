@@ -1,0 +1,147 @@
+package core
+
+// Submit adds a task that waits on deps. Duplicate deps are dropped, order
+// kept; deps need not have arrived yet (an unknown dependency counts as not
+// succeeded, so tasks may arrive in any order).
+//
+// The task arrives
+//   - BLOCKED if a dependency is DEAD or BLOCKED, with the root of the first
+//     such dependency; every PENDING task already waiting on it, transitively,
+//     is BLOCKED too, nearest first (else they would wait forever);
+//   - READY, at the back of the line, if every dependency has succeeded;
+//   - PENDING otherwise.
+//
+// Submit refuses, changing nothing, a name that is empty or already
+// submitted (*TaskError with ErrInvalidName or ErrDuplicate) and a task that
+// would close a cycle, itself included (*CycleError, which is ErrCycle).
+//
+// The cost is O(d) for d deps plus the strategy's cycle check, plus
+// O(V'+E') for the tasks V' a blocking wave reaches. A warmed-up queue does
+// not allocate when no event is observed, beyond growing its tables.
+func (q *Queue) Submit(task string, deps ...string) error {
+	q.op++
+	if task == "" {
+		return q.refuse(task, deps, &TaskError{Task: task, Err: ErrInvalidName})
+	}
+	for _, d := range deps {
+		if d == "" {
+			return q.refuse(task, deps, &TaskError{Task: task, Err: ErrInvalidName})
+		}
+	}
+	if _, ok := q.lookup(task); ok {
+		return q.refuse(task, deps, &TaskError{Task: task, Err: ErrDuplicate})
+	}
+
+	known := len(q.nodes)
+	v := q.intern(task)
+	ids := q.ids32[:0]
+	for _, d := range deps {
+		ids = append(ids, q.intern(d))
+	}
+	q.newWalk()
+	kept := ids[:0]
+	for _, w := range ids {
+		if q.mark[w] != q.stamp {
+			q.mark[w] = q.stamp
+			kept = append(kept, w)
+		}
+	}
+	ids = kept
+	q.ids32 = ids
+	for _, w := range ids {
+		if w == v {
+			q.forget(known)
+			return q.refuse(task, deps, &CycleError{Path: []string{task, task}})
+		}
+	}
+	before := q.check.Visits()
+	if cycle := q.check.Insert((*graphView)(q), v, ids); cycle != nil {
+		err := &CycleError{Path: q.names(cycle)}
+		q.forget(known)
+		return q.refuseVisited(task, deps, err, q.check.Visits()-before)
+	}
+
+	n := &q.nodes[v]
+	n.deps = q.arena.copyOf(ids)
+	root := int32(-1)
+	for _, w := range n.deps {
+		q.nodes[w].dependents = q.arena.push(q.nodes[w].dependents, v)
+		switch d := &q.nodes[w]; d.state {
+		case succeeded:
+			continue
+		case dead:
+			if root < 0 {
+				root = w
+			}
+		case blocked:
+			if root < 0 {
+				root = d.root
+			}
+		}
+		n.waiting++
+	}
+	q.order = append(q.order, v)
+
+	e := Event{Kind: EventSubmitted}
+	if q.onEvent != nil {
+		e.Deps = q.names(n.deps)
+		e.Visits = q.check.Visits() - before
+	}
+	switch {
+	case root >= 0:
+		q.move(v, blocked, root, e)
+		q.blockWave(v, root)
+	case n.waiting == 0:
+		q.move(v, ready, -1, e)
+	default:
+		q.move(v, pending, -1, e)
+	}
+	return nil
+}
+
+// refuse reports a refused submit as an event and returns err.
+func (q *Queue) refuse(task string, deps []string, err error) error {
+	return q.refuseVisited(task, deps, err, 0)
+}
+
+func (q *Queue) refuseVisited(task string, deps []string, err error, visits uint64) error {
+	if q.onEvent != nil {
+		e := Event{Op: q.op, Kind: EventRejected, Task: task, Reason: err.Error(), Visits: visits}
+		e.Deps = dedupe(deps)
+		if c, ok := err.(*CycleError); ok {
+			e.Path = c.Path
+		}
+		q.onEvent(e)
+	}
+	return err
+}
+
+// dedupe returns names without repeats, first occurrence kept.
+func dedupe(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	out := make([]string, 0, len(names))
+	for _, s := range names {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// blockWave blocks, nearest first, every PENDING task that waits on start
+// transitively, naming root. A task already BLOCKED keeps its own root (one
+// still DEAD), and so do the tasks behind it, so the wave stops there.
+// The cost is O(V'+E') for the V' tasks it blocks.
+func (q *Queue) blockWave(start, root int32) {
+	wave := append(q.walk[:0], start)
+	for i := 0; i < len(wave); i++ {
+		for _, w := range q.nodes[wave[i]].dependents {
+			if q.nodes[w].state == pending {
+				q.move(w, blocked, root, Event{Kind: EventBlocked})
+				wave = append(wave, w)
+			}
+		}
+	}
+	q.walk = wave[:0]
+}

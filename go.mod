@@ -1,0 +1,3 @@
+module github.com/dagq/dagq
+
+go 1.26

@@ -1,0 +1,63 @@
+package incremental
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Graph is a read-only view of a directed graph over the dense ids
+// 0..Len()-1. Deps(v) are the nodes v waits on (edges v→w); Dependents(w) are
+// the nodes that wait on w. A node may be only named so far (a dependency of
+// some node that has not arrived itself): it then has no Deps.
+//
+// The slices returned belong to the graph and must not be modified.
+type Graph interface {
+	Len() int
+	Deps(v int32) []int32
+	Dependents(v int32) []int32
+}
+
+// A Strategy checks arriving nodes for cycles.
+//
+// Insert is called before the edges v→d, for every d in deps, are added to g.
+// deps are distinct, exist in g and do not include v. If the edges would close
+// a cycle, Insert returns it as a path v, d, …, v (every step an edge of the
+// graph with the new edges added) and changes nothing, so the same call is
+// rejected again. Otherwise it returns nil and updates whatever state it keeps;
+// the caller then adds the edges to g before the next call.
+//
+// Visits reports the edges examined by all calls so far.
+type Strategy interface {
+	Insert(g Graph, v int32, deps []int32) (cycle []int32)
+	Visits() uint64
+}
+
+// Default is the name of the strategy used when none is asked for.
+const Default = "dfs"
+
+var registry = map[string]func() Strategy{
+	"dfs": func() Strategy { return new(DFS) },
+}
+
+// Names lists the strategies, sorted.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for name := range registry {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// New returns a fresh strategy by name; "" means [Default].
+func New(name string) (Strategy, error) {
+	if name == "" {
+		name = Default
+	}
+	mk, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("incremental: unknown strategy %q (have %s)", name, strings.Join(Names(), ", "))
+	}
+	return mk(), nil
+}
