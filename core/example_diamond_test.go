@@ -58,5 +58,4 @@ func Example_diamond_redrive() {
 	//    c RUNNING → SUCCEEDED
 	//    d PENDING → READY: dependencies done
 	//    d RUNNING → SUCCEEDED
-
 }

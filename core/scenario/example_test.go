@@ -1,0 +1,95 @@
+package scenario_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/dagq/dagq/core/scenario"
+)
+
+// A fetch fails twice and dies; the parse waiting on it is blocked until
+// the fetch is redriven.
+func Example() {
+	s, err := scenario.Parse(`
+attempts 2
+submit parse fetch    # parse waits on fetch, not submitted yet
+submit fetch
+next
+fail fetch HTTP 503
+next
+fail fetch HTTP 503   # second attempt of two: dead
+expect parse BLOCKED
+redrive fetch
+expect parse PENDING
+`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	trace, err := scenario.Run(s, scenario.Options{Strategy: "dfs"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	scenario.WriteText(os.Stdout, trace)
+	// Output:
+	// strategy dfs, max attempts 2
+	//
+	// L2   attempts 2
+	//        a task gets at most 2 attempts
+	//
+	// L3   submit parse fetch
+	//        parse submitted → PENDING (waits on fetch)
+	//
+	// L4   submit fetch
+	//        fetch submitted → READY
+	//
+	// L5   next
+	//        fetch READY → RUNNING: attempt 1
+	//
+	// L6   fail fetch HTTP 503
+	//        fetch RUNNING → READY: attempt 1 failed: HTTP 503, back of the line
+	//
+	// L7   next
+	//        fetch READY → RUNNING: attempt 2
+	//
+	// L8   fail fetch HTTP 503
+	//        fetch RUNNING → DEAD: failed after 2 attempts: HTTP 503
+	//        parse PENDING → BLOCKED: blocked by fetch
+	//
+	// L9   expect parse BLOCKED
+	//        ok: parse is BLOCKED
+	//
+	// L10  redrive fetch
+	//        fetch DEAD → READY: fresh attempts
+	//        parse BLOCKED → PENDING: no dead task upstream
+	//
+	// L11  expect parse PENDING
+	//        ok: parse is PENDING
+	//
+	// end: 2 tasks: 1 PENDING, 1 READY
+	// dead-letter queue: empty
+}
+
+// A syntax error names its line and column.
+func ExampleParse_syntaxError() {
+	_, err := scenario.Parse("submit a\nexpect a DONE\n")
+	fmt.Println(err)
+	// Output:
+	// 2:10: unknown state "DONE" (want PENDING, READY, RUNNING, SUCCEEDED, DEAD or BLOCKED)
+}
+
+// The library's scenarios, by name and title.
+func ExampleLibrary() {
+	for _, e := range scenario.Library() {
+		fmt.Printf("%-20s %s\n", e.Name, e.Title)
+	}
+	// Output:
+	// blocked-on-arrival   A task arriving on a dead dependency is blocked at once
+	// chain-200            A chain of 200 tasks, each waiting on the one before
+	// diamond-redrive      A diamond dies at its root and is redriven whole
+	// retry-back-of-line   A retried task goes to the back of the line
+	// tricky-cycle         A cycle closed through tasks that arrived first
+	// two-roots            Two dead roots above one task
+	// wide-1000            1,000 shards between one download and one reduce
+}

@@ -1,0 +1,429 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/incremental"
+)
+
+// Op is the command of a script line.
+type Op uint8
+
+// The commands of the language. The zero Op is no command.
+const (
+	OpAttempts Op = iota + 1 // attempts N: the queue's max attempts
+	OpStrategy               // strategy NAME: the cycle-check strategy
+	OpSubmit                 // submit T [DEP...]
+	OpNext                   // next: hand out the front READY task
+	OpComplete               // complete T: complete T's current lease
+	OpFail                   // fail T [ERROR TEXT]: fail T's current lease
+	OpRedrive                // redrive T
+	OpExpect                 // expect T STATE: assert T's state
+)
+
+var opNames = [...]string{
+	OpAttempts: "attempts", OpStrategy: "strategy", OpSubmit: "submit", OpNext: "next",
+	OpComplete: "complete", OpFail: "fail", OpRedrive: "redrive", OpExpect: "expect",
+}
+
+// String returns the command word, e.g. "submit".
+func (op Op) String() string {
+	if int(op) < len(opNames) && opNames[op] != "" {
+		return opNames[op]
+	}
+	return fmt.Sprintf("Op(%d)", op)
+}
+
+// Script is a parsed scenario.
+type Script struct {
+	// Attempts is the max attempts from the attempts line; 0 when there is
+	// none, which means [DefaultAttempts].
+	Attempts int
+	// Strategy is the cycle-check strategy from the strategy line; "" when
+	// there is none, which means incremental.Default.
+	Strategy string
+	// Commands are the script's commands in order, the attempts and
+	// strategy lines included.
+	Commands []Command
+}
+
+// DefaultAttempts is the max attempts of a script without an attempts line.
+const DefaultAttempts = 3
+
+// Command is one line of a script.
+type Command struct {
+	Line, Col int // 1-based position of the command word; a tab counts as one column
+	Op        Op
+	Task      string     // submit, complete, fail, redrive, expect: the task
+	Deps      []string   // submit: the dependencies, as written
+	Err       string     // fail: the error text, the rest of the line trimmed ("" if none)
+	Want      core.State // expect: the state asserted
+	N         int        // attempts: the number
+	Strategy  string     // strategy: the name
+	Text      string     // the line without its comment, trimmed
+}
+
+// String formats the command in canonical form: single spaces, no comment.
+// Parsing it gives the same command back (at column 1).
+func (c Command) String() string {
+	var b strings.Builder
+	b.WriteString(c.Op.String())
+	switch c.Op {
+	case OpAttempts:
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(c.N))
+	case OpStrategy:
+		b.WriteByte(' ')
+		b.WriteString(c.Strategy)
+	case OpSubmit:
+		b.WriteByte(' ')
+		b.WriteString(c.Task)
+		for _, d := range c.Deps {
+			b.WriteByte(' ')
+			b.WriteString(d)
+		}
+	case OpComplete, OpRedrive:
+		b.WriteByte(' ')
+		b.WriteString(c.Task)
+	case OpFail:
+		b.WriteByte(' ')
+		b.WriteString(c.Task)
+		if c.Err != "" {
+			b.WriteByte(' ')
+			b.WriteString(c.Err)
+		}
+	case OpExpect:
+		b.WriteByte(' ')
+		b.WriteString(c.Task)
+		b.WriteByte(' ')
+		b.WriteString(string(c.Want))
+	}
+	return b.String()
+}
+
+// String formats the script in canonical form, one command a line in order,
+// each ending in a newline, without blank lines or comments. Parsing the
+// result gives the same script back, with Line renumbered. If Attempts or
+// Strategy is set but the script has no such command (a Script built by
+// hand), the line is written first.
+func (s *Script) String() string {
+	var b strings.Builder
+	hasAttempts := slices.ContainsFunc(s.Commands, func(c Command) bool { return c.Op == OpAttempts })
+	hasStrategy := slices.ContainsFunc(s.Commands, func(c Command) bool { return c.Op == OpStrategy })
+	if s.Attempts != 0 && !hasAttempts {
+		b.WriteString(Command{Op: OpAttempts, N: s.Attempts}.String())
+		b.WriteByte('\n')
+	}
+	if s.Strategy != "" && !hasStrategy {
+		b.WriteString(Command{Op: OpStrategy, Strategy: s.Strategy}.String())
+		b.WriteByte('\n')
+	}
+	for _, c := range s.Commands {
+		b.WriteString(c.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// SyntaxError is a script that cannot be parsed. Line and Col (1-based, a
+// tab counting as one column) point at the offending token or character, or
+// one past the end of the line where an argument is missing.
+type SyntaxError struct {
+	Line, Col int
+	Msg       string
+}
+
+// Error returns "LINE:COL: MSG".
+func (e *SyntaxError) Error() string {
+	return strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
+}
+
+// token is a run of non-space characters on a line.
+type token struct {
+	text     string
+	col      int // column of its first character
+	start    int // byte offsets in the line
+	end      int
+	colAfter int // column just past it
+}
+
+// Parse parses a scenario script. It stops at the first malformed line and
+// returns a [*SyntaxError] for it.
+//
+// The cost is O(len(src)).
+func Parse(src string) (*Script, error) {
+	s := &Script{}
+	p := parser{script: s}
+	for i, line := range strings.Split(src, "\n") {
+		if err := p.line(i+1, line); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// parser holds what the header rules need to know across lines.
+type parser struct {
+	script       *Script
+	attemptsLine int // line of the attempts command, 0 if none yet
+	strategyLine int
+	firstSubmit  int // line of the first submit, 0 if none yet
+}
+
+// line parses one line, appending its command if it has one.
+func (p *parser) line(n int, line string) error {
+	if i := strings.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	toks := tokenize(line)
+	if len(toks) == 0 {
+		return nil
+	}
+	last := toks[len(toks)-1]
+	word := toks[0]
+	errAt := func(col int, format string, args ...any) error {
+		return &SyntaxError{Line: n, Col: col, Msg: fmt.Sprintf(format, args...)}
+	}
+	missing := func(format string, args ...any) error {
+		return errAt(last.colAfter, format, args...)
+	}
+	c := Command{Line: n, Col: word.col, Text: line[word.start:last.end]}
+	args := toks[1:]
+
+	// name checks a task name argument.
+	name := func(t token) error {
+		if col, bad, ok := badChar(t); ok {
+			return errAt(col, "bad task name %q: %q is not allowed (names use letters, digits and _ . : / -)", t.text, bad)
+		}
+		return nil
+	}
+	// oneTask parses the "OP T" commands.
+	oneTask := func() error {
+		if len(args) == 0 {
+			return missing("%s needs a task", c.Op)
+		}
+		if err := name(args[0]); err != nil {
+			return err
+		}
+		if len(args) > 1 {
+			return errAt(args[1].col, "%s takes one task, got extra %q", c.Op, args[1].text)
+		}
+		c.Task = args[0].text
+		return nil
+	}
+	// header checks that an attempts or strategy line is in its place.
+	header := func(seen *int) error {
+		if *seen != 0 {
+			return errAt(word.col, "%s given twice (first on line %d)", c.Op, *seen)
+		}
+		if p.firstSubmit != 0 {
+			return errAt(word.col, "%s must come before the first submit (on line %d)", c.Op, p.firstSubmit)
+		}
+		*seen = n
+		return nil
+	}
+	// oneArg refuses an argument after the first of attempts or strategy.
+	oneArg := func() error {
+		if len(args) > 1 {
+			return errAt(args[1].col, "%s takes one argument, got extra %q", c.Op, args[1].text)
+		}
+		return nil
+	}
+
+	switch word.text {
+	case "attempts":
+		c.Op = OpAttempts
+		if err := header(&p.attemptsLine); err != nil {
+			return err
+		}
+		if len(args) == 0 {
+			return missing("attempts needs a number")
+		}
+		a := args[0]
+		if strings.TrimLeft(a.text, "0123456789") != "" {
+			return errAt(a.col, "attempts must be a whole number, got %q", a.text)
+		}
+		v, err := strconv.Atoi(a.text)
+		switch {
+		case err != nil || v > maxAttempts:
+			return errAt(a.col, "attempts %s is too large (at most %d)", a.text, maxAttempts)
+		case v < 1:
+			return errAt(a.col, "attempts must be at least 1, got %s", a.text)
+		}
+		if err := oneArg(); err != nil {
+			return err
+		}
+		c.N = v
+		p.script.Attempts = v
+	case "strategy":
+		c.Op = OpStrategy
+		if err := header(&p.strategyLine); err != nil {
+			return err
+		}
+		names := incremental.Names()
+		if len(args) == 0 {
+			return missing("strategy needs a name (want %s)", orList(names))
+		}
+		a := args[0]
+		if !slices.Contains(names, a.text) {
+			return errAt(a.col, "unknown strategy %q (want %s)", a.text, orList(names))
+		}
+		if err := oneArg(); err != nil {
+			return err
+		}
+		c.Strategy = a.text
+		p.script.Strategy = a.text
+	case "submit":
+		c.Op = OpSubmit
+		if len(args) == 0 {
+			return missing("submit needs a task")
+		}
+		for _, a := range args {
+			if err := name(a); err != nil {
+				return err
+			}
+		}
+		c.Task = args[0].text
+		for _, a := range args[1:] {
+			c.Deps = append(c.Deps, a.text)
+		}
+		if p.firstSubmit == 0 {
+			p.firstSubmit = n
+		}
+	case "next":
+		c.Op = OpNext
+		if len(args) > 0 {
+			return errAt(args[0].col, "next takes no arguments, got %q", args[0].text)
+		}
+	case "complete":
+		c.Op = OpComplete
+		if err := oneTask(); err != nil {
+			return err
+		}
+	case "redrive":
+		c.Op = OpRedrive
+		if err := oneTask(); err != nil {
+			return err
+		}
+	case "fail":
+		c.Op = OpFail
+		if len(args) == 0 {
+			return missing("fail needs a task")
+		}
+		if err := name(args[0]); err != nil {
+			return err
+		}
+		c.Task = args[0].text
+		if len(args) > 1 {
+			c.Err = line[args[1].start:last.end]
+		}
+	case "expect":
+		c.Op = OpExpect
+		if len(args) < 2 {
+			if len(args) == 1 {
+				if err := name(args[0]); err != nil {
+					return err
+				}
+			}
+			return missing("expect needs a task and a state")
+		}
+		if err := name(args[0]); err != nil {
+			return err
+		}
+		st := core.State(args[1].text)
+		if !slices.Contains(core.States(), st) {
+			up := core.State(strings.ToUpper(args[1].text))
+			if slices.Contains(core.States(), up) {
+				return errAt(args[1].col, "unknown state %q (states are upper-case: %s)", args[1].text, up)
+			}
+			return errAt(args[1].col, "unknown state %q (want %s)", args[1].text, orList(stateNames()))
+		}
+		if len(args) > 2 {
+			return errAt(args[2].col, "expect takes a task and a state, got extra %q", args[2].text)
+		}
+		c.Task, c.Want = args[0].text, st
+	default:
+		return errAt(word.col, "unknown command %q (want %s)", word.text, orList(opNames[1:]))
+	}
+	p.script.Commands = append(p.script.Commands, c)
+	return nil
+}
+
+// maxAttempts is the largest attempts a script may ask for; core refuses
+// more.
+const maxAttempts = 1 << 30
+
+// tokenize splits a line at white space, recording where each token is.
+// Columns count characters (runes; a byte of invalid UTF-8 counts as one).
+func tokenize(line string) []token {
+	var toks []token
+	col := 1
+	in := false
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if unicode.IsSpace(r) {
+			if in {
+				t := &toks[len(toks)-1]
+				t.end, t.text, t.colAfter = i, line[t.start:i], col
+				in = false
+			}
+		} else if !in {
+			toks = append(toks, token{col: col, start: i})
+			in = true
+		}
+		i += size
+		col++
+	}
+	if in {
+		t := &toks[len(toks)-1]
+		t.end, t.text, t.colAfter = len(line), line[t.start:], col
+	}
+	return toks
+}
+
+// badChar returns the column and character of the first character of t not
+// allowed in a name.
+func badChar(t token) (col int, bad rune, found bool) {
+	col = t.col
+	for _, r := range t.text {
+		if !nameChar(r) {
+			return col, r, true
+		}
+		col++
+	}
+	return 0, 0, false
+}
+
+// nameChar reports whether r may appear in a task name: [A-Za-z0-9_.:/-].
+func nameChar(r rune) bool {
+	switch {
+	case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+		return true
+	}
+	return strings.ContainsRune("_.:/-", r)
+}
+
+func stateNames() []string {
+	var out []string
+	for _, s := range core.States() {
+		out = append(out, string(s))
+	}
+	return out
+}
+
+// orList formats "a, b or c".
+func orList(words []string) string {
+	switch len(words) {
+	case 0:
+		return "nothing"
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}

@@ -1,0 +1,201 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/incremental"
+)
+
+// Options changes how a script runs.
+type Options struct {
+	// Strategy, when not empty, is the cycle-check strategy to use whatever
+	// the script's strategy line says.
+	Strategy string
+}
+
+// Step is what one command did.
+type Step struct {
+	Command Command
+	// OK is false for a refused operation (a duplicate or cyclic submit, a
+	// task not RUNNING, not DEAD or unknown) and for a failed expect. A next
+	// with nothing READY is OK.
+	OK bool
+	// Err says why the command was refused or the expect failed; "" when OK.
+	Err string
+	// Task is, for next, the task handed out ("" if none was READY); for
+	// the other commands with a task, that task; "" for attempts and
+	// strategy.
+	Task string
+	// State is, for fail, the state the failure led to (READY or DEAD; ""
+	// if refused); for next, RUNNING when a task was handed out; for the
+	// other commands with a task, its state after the command ("" if it was
+	// never submitted).
+	State core.State
+	// Events are the state changes the command caused, in order; a refused
+	// submit has one Rejected event.
+	Events []core.Event
+}
+
+// Trace is the record of a run.
+type Trace struct {
+	Strategy string // the cycle-check strategy used
+	Attempts int    // the queue's max attempts
+	Steps    []Step // one per command run
+}
+
+// ExpectError is an expect line whose task was not in the state it named.
+type ExpectError struct {
+	Line, Col int
+	Task      string
+	Want      core.State
+	Got       core.State // "" when the task was never submitted
+}
+
+// Error returns "LINE:COL: expect TASK WANT: got GOT".
+func (e *ExpectError) Error() string {
+	return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.describe())
+}
+
+func (e *ExpectError) describe() string {
+	if e.Got == "" {
+		return fmt.Sprintf("expect %s %s: %s was never submitted", e.Task, e.Want, e.Task)
+	}
+	return fmt.Sprintf("expect %s %s: got %s", e.Task, e.Want, e.Got)
+}
+
+// Runner runs a script one command at a time against its own queue. The
+// playground steps a script with it and runs the commands users type.
+type Runner struct {
+	q          *core.Queue
+	events     []core.Event // events of the command being run
+	overridden bool         // Options.Strategy replaced the script's
+}
+
+// NewRunner makes the queue a script runs against, from its header: the
+// attempts line (default [DefaultAttempts]) and the strategy line, or
+// opt.Strategy when set. It fails if the strategy is unknown or, for a
+// Script built by hand, the attempts are out of range.
+func NewRunner(s *Script, opt Options) (*Runner, error) {
+	r := &Runner{}
+	attempts := s.Attempts
+	if attempts == 0 {
+		attempts = DefaultAttempts
+	}
+	if attempts < 1 || attempts > maxAttempts {
+		return nil, fmt.Errorf("scenario: attempts %d is out of range (want 1 to %d)", attempts, maxAttempts)
+	}
+	strategy := s.Strategy
+	if opt.Strategy != "" {
+		strategy = opt.Strategy
+		r.overridden = true
+	}
+	if strategy != "" && !slices.Contains(incremental.Names(), strategy) {
+		return nil, fmt.Errorf("scenario: unknown strategy %q (want %s)", strategy, orList(incremental.Names()))
+	}
+	q, err := core.New(core.Config{
+		MaxAttempts: attempts,
+		Strategy:    strategy,
+		OnEvent:     func(e core.Event) { r.events = append(r.events, e) },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	r.q = q
+	return r, nil
+}
+
+// Queue returns the queue the runner drives. Changing it other than through
+// Exec leaves the runner's steps without the events of those changes.
+func (r *Runner) Queue() *core.Queue { return r.q }
+
+// Exec runs one command and returns what it did. A refused operation is a
+// Step with OK false; the queue is unchanged and the run may go on.
+//
+// complete and fail act on the task's current lease. attempts and strategy
+// only confirm the queue's setting, which NewRunner made from the script
+// header: one that disagrees with it is refused (a strategy line overridden
+// by Options.Strategy is not).
+func (r *Runner) Exec(c Command) Step {
+	r.events = nil
+	st := Step{Command: c, Task: c.Task}
+	var err error
+	q := r.q
+	switch c.Op {
+	case OpAttempts:
+		st.Task = ""
+		if c.N != q.MaxAttempts() {
+			err = fmt.Errorf("attempts %d comes too late: the queue was made with attempts %d", c.N, q.MaxAttempts())
+		}
+	case OpStrategy:
+		st.Task = ""
+		if c.Strategy != q.Strategy() && !r.overridden {
+			err = fmt.Errorf("strategy %s comes too late: the queue was made with strategy %s", c.Strategy, q.Strategy())
+		}
+	case OpSubmit:
+		err = q.Submit(c.Task, c.Deps...)
+		st.State, _ = q.Status(c.Task)
+	case OpNext:
+		if l, ok := q.Next(); ok {
+			st.Task, st.State = l.Task, core.Running
+		}
+	case OpComplete:
+		err = q.Complete(r.lease(c.Task))
+		st.State, _ = q.Status(c.Task)
+	case OpFail:
+		var cause error
+		if c.Err != "" {
+			cause = errors.New(c.Err)
+		}
+		st.State, err = q.Fail(r.lease(c.Task), cause)
+	case OpRedrive:
+		err = q.Redrive(c.Task)
+		st.State, _ = q.Status(c.Task)
+	case OpExpect:
+		st.State, _ = q.Status(c.Task)
+		if st.State != c.Want {
+			e := &ExpectError{Line: c.Line, Col: c.Col, Task: c.Task, Want: c.Want, Got: st.State}
+			err = errors.New(e.describe())
+		}
+	default:
+		err = fmt.Errorf("unknown command %v", c.Op)
+	}
+	if err != nil {
+		st.Err = err.Error()
+	}
+	st.OK = err == nil
+	st.Events = r.events
+	r.events = nil
+	return st
+}
+
+// lease returns the current lease of a RUNNING task, or one that the queue
+// will refuse with the reason (unknown task, not running).
+func (r *Runner) lease(task string) core.Lease {
+	if l, ok := r.q.Lease(task); ok {
+		return l
+	}
+	return core.Lease{Task: task}
+}
+
+// Run runs every command of a script on a new queue (see [NewRunner]) and
+// returns the trace. Refused operations are recorded and the run goes on.
+// A failed expect stops the run: Run returns the trace up to and including
+// that step with an [*ExpectError].
+func Run(s *Script, opt Options) (*Trace, error) {
+	r, err := NewRunner(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	t := &Trace{Strategy: r.q.Strategy(), Attempts: r.q.MaxAttempts()}
+	for _, c := range s.Commands {
+		st := r.Exec(c)
+		t.Steps = append(t.Steps, st)
+		if c.Op == OpExpect && !st.OK {
+			return t, &ExpectError{Line: c.Line, Col: c.Col, Task: c.Task, Want: c.Want, Got: st.State}
+		}
+	}
+	return t, nil
+}
