@@ -23,7 +23,7 @@ func (q *Queue) Next() (Lease, bool) {
 //
 // It refuses, changing nothing, a lease that is not the task's current one:
 // an unknown task (ErrUnknown), a task not RUNNING (ErrNotRunning), or a
-// lease from an earlier attempt (ErrStaleLease).
+// lease from an earlier attempt or not exactly as handed out (ErrStaleLease).
 //
 // The cost is O(k) for the k tasks waiting on it.
 func (q *Queue) Complete(l Lease) error {
@@ -51,7 +51,7 @@ func (q *Queue) current(l Lease) (int32, error) {
 		return 0, &TaskError{Task: l.Task, Err: ErrUnknown}
 	case q.nodes[v].state != running:
 		return 0, &TaskError{Task: l.Task, Err: ErrNotRunning}
-	case q.nodes[v].lease != l.ID:
+	case q.nodes[v].lease != l.ID || int(q.nodes[v].attempts) != l.Attempt:
 		return 0, &TaskError{Task: l.Task, Err: ErrStaleLease}
 	}
 	return v, nil

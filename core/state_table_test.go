@@ -226,6 +226,11 @@ func TestStaleLeaseIsRefused(t *testing.T) {
 	if _, err := q.Fail(first, nil); !errors.Is(err, core.ErrStaleLease) {
 		t.Fatalf("failing the first lease: %v, want ErrStaleLease", err)
 	}
+	forged := second
+	forged.Attempt = 1
+	if err := q.Complete(forged); !errors.Is(err, core.ErrStaleLease) {
+		t.Fatalf("completing a lease with the wrong attempt: %v, want ErrStaleLease", err)
+	}
 	if s, _ := q.Status("a"); s != core.Running || second.Attempt != 2 {
 		t.Fatalf("a is %s at attempt %d, want RUNNING at 2", s, second.Attempt)
 	}

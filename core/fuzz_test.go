@@ -1,0 +1,148 @@
+package core
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dagq/dagq/incremental"
+)
+
+// FuzzOps reads the fuzz input as a sequence of operations over the names
+// a–f and runs it, with every strategy, through the checks of
+// TestPropertyRandomSequences after every operation.
+//
+// The input is readable text; spaces are skipped. The first byte is the
+// number of attempts, '1', '2' or '3' (any other byte b: 1 + b%3). Then come
+// commands, one byte each, most followed by a name byte ('a'–'f'; any other
+// byte b names the (b%6)-th):
+//
+//	d X   add X to the dependencies of the next submit
+//	i     add the empty (invalid) name to them
+//	s X   submit X with those dependencies, and start a new list
+//	n     next
+//	c X   complete X's current lease (its latest if it is not running)
+//	o X   complete with a stale lease of X
+//	w X   complete X with another running task's lease id
+//	x X   complete X with a lease id never handed out
+//	t X   complete X with its current lease id but another attempt number
+//	f X   fail X's current lease with "boom"
+//	p X   fail X's current lease permanently
+//	q X   fail with a stale lease of X
+//	r X   redrive X
+//	k     resubmit the last submit refused for a cycle without the
+//	      dependencies that close it (it must be accepted)
+//
+// Any other command byte b means the (b%14)-th command above.
+//
+// For example "1 sa da sb da sc db dc sd n fa ra" is a diamond, d over b and
+// c over a, where a dies at its only attempt, blocking b, c and d, and is
+// redriven, releasing them.
+func FuzzOps(f *testing.F) {
+	f.Add([]byte("1 sa da sb da sc db dc sd n fa ra n ca n cb n cc n cd"))
+	f.Add([]byte("db sa dc sb da sc k"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 600 {
+			data = data[:600]
+		}
+		for _, strategy := range incremental.Names() {
+			if err := runFuzzOps(data, strategy); err != nil {
+				t.Fatalf("input %q, strategy %s: %v", data, strategy, err)
+			}
+		}
+	})
+}
+
+// fuzzPool is the names fuzz inputs speak of.
+var fuzzPool = poolNames(6)
+
+// fuzzCommands lists the command bytes in the order other bytes map to them.
+const fuzzCommands = "disnco" + "wxtfpqrk"
+
+// runFuzzOps decodes data and runs it; on failure it shrinks the sequence
+// and describes both.
+func runFuzzOps(data []byte, strategy string) error {
+	data = slices.DeleteFunc(slices.Clone(data), func(b byte) bool { return b == ' ' || b == '\n' || b == '\t' })
+	if len(data) == 0 {
+		return nil
+	}
+	cfg := seqConfig{maxAttempts: fuzzAttempts(data[0]), strategy: strategy}
+	h, err := newHarness(cfg)
+	if err != nil {
+		return err
+	}
+	var ops []op
+	var deps []string
+	name := func(i int) string {
+		if i >= len(data) {
+			return fuzzPool[0]
+		}
+		b := data[i]
+		if b >= 'a' && b <= 'z' {
+			return fuzzPool[int(b-'a')%len(fuzzPool)]
+		}
+		return fuzzPool[int(b)%len(fuzzPool)]
+	}
+	for i := 1; i < len(data); i++ {
+		c := data[i]
+		if !strings.ContainsRune(fuzzCommands, rune(c)) {
+			c = fuzzCommands[int(c)%len(fuzzCommands)]
+		}
+		var o op
+		switch c {
+		case 'd':
+			i++
+			deps = append(deps, name(i))
+			continue
+		case 'i':
+			deps = append(deps, invalidNames[0])
+			continue
+		case 's':
+			i++
+			o = op{kind: opSubmit, task: name(i), deps: deps}
+			deps = nil
+		case 'n':
+			o = op{kind: opNext}
+		case 'k':
+			if h.lastCycle == nil {
+				continue
+			}
+			o = h.fixLastCycle()
+		default:
+			i++
+			o = op{task: name(i), msg: "boom"}
+			switch c {
+			case 'c':
+				o.kind = opComplete
+			case 'o':
+				o.kind, o.lease = opComplete, leaseStale
+			case 'w':
+				o.kind, o.lease = opComplete, leaseOther
+			case 'x':
+				o.kind, o.lease = opComplete, leaseForged
+			case 't':
+				o.kind, o.lease = opComplete, leaseTampered
+			case 'f':
+				o.kind = opFail
+			case 'p':
+				o.kind, o.permanent = opFail, true
+			case 'q':
+				o.kind, o.lease = opFail, leaseStale
+			case 'r':
+				o.kind = opRedrive
+			}
+		}
+		ops = append(ops, o)
+		if err := h.safeApply(o); err != nil {
+			return failure(cfg, ops, err, "the fuzzer saves the input under testdata/fuzz/FuzzOps and prints the command")
+		}
+	}
+	return nil
+}
+
+func fuzzAttempts(b byte) int {
+	if b >= '1' && b <= '3' {
+		return int(b - '0')
+	}
+	return 1 + int(b)%3
+}

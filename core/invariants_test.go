@@ -1,0 +1,292 @@
+package core
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// deadReasonRE is the form of a DEAD task's reason in the dead-letter queue:
+// "failed after 1 attempt: ERR" or "failed after N attempts: ERR".
+var deadReasonRE = regexp.MustCompile(`^failed after ([1-9][0-9]*) (attempts?): `)
+
+// checkInvariants checks the invariants of DESIGN.md that hold after every
+// operation, computing everything from the public API only (Tasks, Status,
+// Deps, DeadLetters, ReadyTasks, Lease, MaxAttempts). It returns a
+// description of the first violation found, or nil.
+//
+// It checks:
+//
+//   - invariant 1: no PENDING task has a DEAD or BLOCKED dependency;
+//   - invariant 2: every BLOCKED task's reason is "blocked by R" where R is
+//     DEAD now and a transitive dependency of the task;
+//   - invariant 3: the dead-letter queue holds exactly the DEAD and BLOCKED
+//     tasks, each once, and a DEAD task's reason reads
+//     "failed after N attempt(s): ERR" with 1 <= N <= MaxAttempts;
+//
+// and the facts that follow from the state table:
+//
+//   - a READY, RUNNING, SUCCEEDED or DEAD task has every dependency SUCCEEDED;
+//   - a PENDING task has at least one dependency not SUCCEEDED;
+//   - a BLOCKED task has a DEAD transitive dependency and a PENDING task has
+//     none;
+//   - ReadyTasks lists exactly the READY tasks, each once;
+//   - Lease reports a lease for exactly the RUNNING tasks, naming the task;
+//   - Tasks lists each task once, Status knows exactly the listed tasks
+//     (a name only used as a dependency has no status), and Deps has no
+//     duplicates;
+//   - the graph of submitted tasks is acyclic.
+//
+// The cost is O(n·(n+e)) for n tasks and e dependency edges.
+func checkInvariants(q *Queue) error {
+	tasks := q.Tasks()
+	status := make(map[string]State, len(tasks))
+	deps := make(map[string][]string, len(tasks))
+	for _, t := range tasks {
+		if _, dup := status[t]; dup {
+			return fmt.Errorf("Tasks lists %q twice: %q", t, tasks)
+		}
+		s, ok := q.Status(t)
+		if !ok {
+			return fmt.Errorf("Status(%q) reports no task, but Tasks lists it", t)
+		}
+		if !slices.Contains(States(), s) {
+			return fmt.Errorf("Status(%q) = %q, not a state", t, s)
+		}
+		status[t] = s
+		d := q.Deps(t)
+		for i, x := range d {
+			if slices.Contains(d[:i], x) {
+				return fmt.Errorf("Deps(%q) = %q lists %q twice", t, d, x)
+			}
+		}
+		deps[t] = d
+	}
+	// A name only used as a dependency is not a task.
+	for _, t := range tasks {
+		for _, d := range deps[t] {
+			if _, ok := status[d]; ok {
+				continue
+			}
+			if s, ok := q.Status(d); ok {
+				return fmt.Errorf("Status(%q) = %q, but Tasks does not list it (it is only a dependency of %q)", d, s, t)
+			}
+		}
+	}
+	stateOf := func(name string) State { return status[name] } // "" for a name not submitted
+
+	if cyc := findCycle(tasks, deps); cyc != nil {
+		return fmt.Errorf("the graph of submitted tasks has a cycle: %s", strings.Join(cyc, " -> "))
+	}
+	deadUp := deadUpstream(tasks, deps, status)
+
+	// Per-task rules of the state table.
+	counts := make(map[State]int)
+	for _, t := range tasks {
+		s := status[t]
+		counts[s]++
+		switch s {
+		case Ready, Running, Succeeded, Dead:
+			for _, d := range deps[t] {
+				if ds := stateOf(d); ds != Succeeded {
+					return fmt.Errorf("%s task %q has dependency %q in state %s, want SUCCEEDED", s, t, d, orNone(ds))
+				}
+			}
+		case Pending:
+			waiting := 0
+			for _, d := range deps[t] {
+				switch ds := stateOf(d); ds {
+				case Dead, Blocked:
+					return fmt.Errorf("invariant 1: PENDING task %q has %s dependency %q (a silent hang)", t, ds, d)
+				case Succeeded:
+				default:
+					waiting++
+				}
+			}
+			if waiting == 0 {
+				return fmt.Errorf("PENDING task %q has every dependency SUCCEEDED (%q), want READY", t, deps[t])
+			}
+			if len(deadUp[t]) > 0 {
+				return fmt.Errorf("PENDING task %q has DEAD transitive dependencies %q, want BLOCKED", t, deadUp[t])
+			}
+		case Blocked:
+			if len(deadUp[t]) == 0 {
+				return fmt.Errorf("BLOCKED task %q has no DEAD transitive dependency", t)
+			}
+		}
+		l, ok := q.Lease(t)
+		if ok != (s == Running) {
+			return fmt.Errorf("Lease(%q) ok = %v for a %s task", t, ok, s)
+		}
+		if ok && l.Task != t {
+			return fmt.Errorf("Lease(%q) = %+v names another task", t, l)
+		}
+	}
+
+	// Invariants 2 and 3: the dead-letter queue.
+	dlq := q.DeadLetters()
+	seen := make(map[string]bool, len(dlq))
+	for i, dl := range dlq {
+		if seen[dl.Task] {
+			return fmt.Errorf("invariant 3: DeadLetters lists %q twice: %+v", dl.Task, dlq)
+		}
+		seen[dl.Task] = true
+		s, ok := status[dl.Task]
+		if !ok {
+			return fmt.Errorf("invariant 3: DeadLetters[%d] = %+v is not a submitted task", i, dl)
+		}
+		switch s {
+		case Dead:
+			if err := checkDeadReason(dl.Reason, q.MaxAttempts()); err != nil {
+				return fmt.Errorf("invariant 3: DEAD task %q: %v", dl.Task, err)
+			}
+		case Blocked:
+			root, ok := strings.CutPrefix(dl.Reason, "blocked by ")
+			if !ok {
+				return fmt.Errorf("invariant 2: BLOCKED task %q has reason %q, want \"blocked by ROOT\"", dl.Task, dl.Reason)
+			}
+			if rs := stateOf(root); rs != Dead {
+				return fmt.Errorf("invariant 2: BLOCKED task %q is %q but %q is %s, not DEAD", dl.Task, dl.Reason, root, orNone(rs))
+			}
+			if !slices.Contains(deadUp[dl.Task], root) {
+				return fmt.Errorf("invariant 2: BLOCKED task %q is %q but %q is not a transitive dependency of it", dl.Task, dl.Reason, root)
+			}
+		default:
+			return fmt.Errorf("invariant 3: DeadLetters lists %q, which is %s", dl.Task, s)
+		}
+	}
+	if n := counts[Dead] + counts[Blocked]; len(dlq) != n {
+		var missing []string
+		for _, t := range tasks {
+			if (status[t] == Dead || status[t] == Blocked) && !seen[t] {
+				missing = append(missing, t)
+			}
+		}
+		return fmt.Errorf("invariant 3: DeadLetters has %d entries, want the %d DEAD and BLOCKED tasks; missing %q", len(dlq), n, missing)
+	}
+
+	// ReadyTasks: exactly the READY tasks, each once.
+	ready := q.ReadyTasks()
+	for i, t := range ready {
+		if slices.Contains(ready[:i], t) {
+			return fmt.Errorf("ReadyTasks lists %q twice: %q", t, ready)
+		}
+		if s := stateOf(t); s != Ready {
+			return fmt.Errorf("ReadyTasks lists %q, which is %s", t, orNone(s))
+		}
+	}
+	if len(ready) != counts[Ready] {
+		return fmt.Errorf("ReadyTasks = %q has %d tasks, want all %d READY tasks", ready, len(ready), counts[Ready])
+	}
+	return nil
+}
+
+// checkDeadReason checks "failed after N attempt(s): ERR" with 1 <= N <= max
+// and the plural agreeing with N.
+func checkDeadReason(reason string, max int) error {
+	m := deadReasonRE.FindStringSubmatch(reason)
+	if m == nil {
+		return fmt.Errorf("reason %q, want \"failed after N attempts: ERR\"", reason)
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n < 1 || n > max {
+		return fmt.Errorf("reason %q counts %s attempts, want 1..%d", reason, m[1], max)
+	}
+	if want := plural(n); m[2] != want {
+		return fmt.Errorf("reason %q, want %q after %d", reason, want, n)
+	}
+	return nil
+}
+
+// plural is "attempt" for 1 and "attempts" otherwise.
+func plural(n int) string {
+	if n == 1 {
+		return "attempt"
+	}
+	return "attempts"
+}
+
+// deadReason is the reason a task that died at attempt n with error msg
+// has in the dead-letter queue.
+func deadReason(n int, msg string) string {
+	return fmt.Sprintf("failed after %d %s: %s", n, plural(n), msg)
+}
+
+func orNone(s State) string {
+	if s == "" {
+		return "not submitted"
+	}
+	return string(s)
+}
+
+// findCycle returns a cycle of the graph (first and last the same task), or
+// nil if it is acyclic. Names that are not tasks have no dependencies.
+func findCycle(tasks []string, deps map[string][]string) []string {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make(map[string]int, len(tasks))
+	var stack []string
+	var visit func(t string) []string
+	visit = func(t string) []string {
+		color[t] = grey
+		stack = append(stack, t)
+		for _, d := range deps[t] {
+			switch color[d] {
+			case grey:
+				i := slices.Index(stack, d)
+				return append(slices.Clone(stack[i:]), d)
+			case white:
+				if c := visit(d); c != nil {
+					return c
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[t] = black
+		return nil
+	}
+	for _, t := range tasks {
+		if color[t] == white {
+			if c := visit(t); c != nil {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// deadUpstream returns, for each task, its DEAD transitive dependencies.
+// The graph must be acyclic.
+func deadUpstream(tasks []string, deps map[string][]string, status map[string]State) map[string][]string {
+	memo := make(map[string][]string, len(tasks))
+	done := make(map[string]bool, len(tasks))
+	var walk func(t string) []string
+	walk = func(t string) []string {
+		if done[t] {
+			return memo[t]
+		}
+		var up []string
+		for _, d := range deps[t] {
+			if status[d] == Dead && !slices.Contains(up, d) {
+				up = append(up, d)
+			}
+			for _, r := range walk(d) {
+				if !slices.Contains(up, r) {
+					up = append(up, r)
+				}
+			}
+		}
+		done[t] = true
+		memo[t] = up
+		return up
+	}
+	for _, t := range tasks {
+		walk(t)
+	}
+	return memo
+}

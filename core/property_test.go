@@ -1,0 +1,1394 @@
+package core
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dagq/dagq/incremental"
+)
+
+var (
+	seedFlag = flag.Uint64("seed", 0,
+		"run only the random operation sequence with this seed, as printed by a failing TestPropertyRandomSequences")
+	sequencesFlag = flag.Int("sequences", 0,
+		"number of random operation sequences TestPropertyRandomSequences runs (default 10000, 1000 with -short)")
+)
+
+// propertyBaseSeed is the fixed seed every sequence seed derives from.
+const propertyBaseSeed = 0x6461_6771 // "dagq"
+
+// TestPropertyRandomSequences drives the Queue through random operation
+// sequences over small pools of names (so that forward references, cycles
+// and diamonds are common) and checks, after every operation, the invariants
+// of DESIGN.md against the queue's public API and against a model folded
+// from its events: see harness.apply.
+//
+// A failing sequence is shrunk to a minimal one, printed as a scenario, with
+// the seed that reruns it.
+func TestPropertyRandomSequences(t *testing.T) {
+	if *seedFlag != 0 {
+		if err := runSeed(*seedFlag); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	if *sequencesFlag > 0 {
+		n = *sequencesFlag
+	}
+	const workers = 4
+	for w := range workers {
+		t.Run(fmt.Sprintf("Worker%d", w), func(t *testing.T) {
+			t.Parallel()
+			for i := w; i < n; i += workers {
+				if err := runSeed(sequenceSeed(i)); err != nil {
+					t.Fatalf("sequence %d: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+// TestPropertyLongLine keeps the READY line long and the dead-letter queue
+// busy for thousands of operations: eight tasks, each with two tasks
+// waiting on it, handed out and failed over and over, dead ones redriven.
+// The line never empties, so the queue must keep its order over many
+// thousand hand-outs, and thousands of tasks enter and leave the
+// dead-letter queue. Every operation is checked as in
+// TestPropertyRandomSequences.
+func TestPropertyLongLine(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(propertyBaseSeed, 0x10_6c1e))
+	cfg := seqConfig{maxAttempts: 2}
+	h, err := newHarness(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []op
+	run := func(o op) {
+		t.Helper()
+		ops = append(ops, o)
+		if err := h.safeApply(o); err != nil {
+			t.Fatal(failure(cfg, ops, err, "go test ./core -run 'TestPropertyLongLine$'"))
+		}
+	}
+	roots := poolNames(8)
+	for _, x := range roots {
+		run(op{kind: opSubmit, task: x + ".waiter1", deps: []string{x}})
+		run(op{kind: opSubmit, task: x})
+		run(op{kind: opSubmit, task: x + ".waiter2", deps: []string{x + ".waiter1", x}})
+	}
+	rounds := 3000
+	if testing.Short() {
+		rounds = 1500
+	}
+	for range rounds {
+		if len(h.fifo) < 4 {
+			t.Fatalf("the READY line is down to %q", h.fifo)
+		}
+		run(op{kind: opNext})
+		var running string
+		for x := range h.current { // the one task just handed out
+			running = x
+		}
+		run(op{kind: opFail, task: running, permanent: r.IntN(4) == 0, msg: "boom"})
+		if dead := h.inState(Dead); len(dead) > 2 || (len(dead) > 0 && r.IntN(2) == 0) {
+			run(op{kind: opRedrive, task: dead[r.IntN(len(dead))]})
+		}
+	}
+}
+
+// sequenceSeed derives the seed of the i-th sequence from the base seed.
+func sequenceSeed(i int) uint64 {
+	s := rand.New(rand.NewPCG(propertyBaseSeed, uint64(i))).Uint64()
+	if s == 0 { // 0 means "no -seed flag"
+		s = 1
+	}
+	return s
+}
+
+// seqConfig is what a sequence runs against.
+type seqConfig struct {
+	maxAttempts int
+	strategy    string
+}
+
+// runSeed generates and runs the sequence of one seed. On failure it shrinks
+// the sequence and returns an error describing both, with how to rerun it.
+func runSeed(seed uint64) error {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	strategies := incremental.Names()
+	cfg := seqConfig{maxAttempts: 1 + r.IntN(3), strategy: strategies[r.IntN(len(strategies))]}
+	pool := poolNames(4 + r.IntN(9))
+	length := 5 + r.IntN(60)
+	churn := r.IntN(200) == 0
+	if churn {
+		// A long sequence over more names where tasks mostly fail and are
+		// redriven: the READY line and the dead-letter queue stay long and
+		// see thousands of entries come and go.
+		pool = poolNames(12 + r.IntN(13))
+		length = 500 + r.IntN(1000)
+	}
+
+	h, err := newHarness(cfg)
+	if err != nil {
+		return err
+	}
+	g := &generator{r: r, h: h, pool: pool, churn: churn}
+	var ops []op
+	for range length {
+		o := g.next()
+		ops = append(ops, o)
+		if err := h.safeApply(o); err != nil {
+			return failure(cfg, ops, err,
+				fmt.Sprintf("go test ./core -run 'TestPropertyRandomSequences$' -seed=%d", seed))
+		}
+	}
+	return nil
+}
+
+// failure shrinks a failing sequence and describes it.
+func failure(cfg seqConfig, ops []op, err error, rerun string) error {
+	small := shrink(cfg, ops)
+	smallErr := replay(cfg, small)
+	return fmt.Errorf("failed at operation %d (%s): %v\n"+
+		"minimal sequence, %d operations, fails with: %v\n%s"+
+		"rerun: %s",
+		len(ops), ops[len(ops)-1], err, len(small), smallErr, scenario(cfg, small), rerun)
+}
+
+// scenario writes ops in the scenario language (lease choices, permanent
+// failures and invalid names, which the language cannot say, as comments).
+func scenario(cfg seqConfig, ops []op) string {
+	var b strings.Builder
+	strategy := cfg.strategy
+	if strategy == "" {
+		strategy = incremental.Default
+	}
+	fmt.Fprintf(&b, "\tattempts %d\n\tstrategy %s\n", cfg.maxAttempts, strategy)
+	for _, o := range ops {
+		fmt.Fprintf(&b, "\t%s\n", o)
+	}
+	return b.String()
+}
+
+// replay runs ops on a fresh queue and returns the first failure.
+func replay(cfg seqConfig, ops []op) error {
+	h, err := newHarness(cfg)
+	if err != nil {
+		return err
+	}
+	for i, o := range ops {
+		if err := h.safeApply(o); err != nil {
+			return fmt.Errorf("operation %d (%s): %v", i+1, o, err)
+		}
+	}
+	return nil
+}
+
+// shrink removes operations, and dependencies of submits, as long as the
+// sequence still fails.
+//
+// It first drops halves, quarters, … of the sequence, then single
+// operations, and gives up improving after a minute.
+func shrink(cfg seqConfig, ops []op) []op {
+	deadline := time.Now().Add(time.Minute)
+	for chunk := len(ops) / 2; chunk > 1; chunk /= 2 {
+		for i := 0; i+chunk <= len(ops) && time.Now().Before(deadline); {
+			cand := slices.Delete(slices.Clone(ops), i, i+chunk)
+			if replay(cfg, cand) != nil {
+				ops = cand
+			} else {
+				i += chunk
+			}
+		}
+	}
+	for changed := true; changed && time.Now().Before(deadline); {
+		changed = false
+		for i := 0; i < len(ops); i++ {
+			cand := slices.Delete(slices.Clone(ops), i, i+1)
+			if replay(cfg, cand) != nil {
+				ops, changed = cand, true
+				i--
+			}
+		}
+		for i := range ops {
+			for j := 0; j < len(ops[i].deps); j++ {
+				cand := slices.Clone(ops)
+				cand[i].deps = slices.Delete(slices.Clone(ops[i].deps), j, j+1)
+				if replay(cfg, cand) != nil {
+					ops, changed = cand, true
+					j--
+				}
+			}
+		}
+	}
+	return ops
+}
+
+func poolNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = string(rune('a' + i))
+	}
+	return names
+}
+
+// invalidNames are refused by Submit, as a task or as a dependency. (The
+// scenario language is stricter; the Queue refuses only the empty name.)
+var invalidNames = []string{""}
+
+func validName(s string) bool { return s != "" }
+
+// plainNameRE matches the names the scenario language can say.
+var plainNameRE = regexp.MustCompile(`^[A-Za-z0-9_.:/-]+$`)
+
+// ---- operations ----
+
+type opKind uint8
+
+const (
+	opSubmit opKind = iota
+	opNext
+	opComplete
+	opFail
+	opRedrive
+)
+
+// leaseChoice says which lease a complete or fail presents.
+type leaseChoice uint8
+
+const (
+	leaseCurrent  leaseChoice = iota // the task's current lease; its latest if it is not running
+	leaseStale                       // an earlier lease of the task
+	leaseForged                      // a lease id never handed out
+	leaseOther                       // another running task's lease id under this task's name
+	leaseTampered                    // the current lease id with another attempt number
+)
+
+var leaseNotes = [...]string{leaseCurrent: "", leaseStale: " # stale lease",
+	leaseForged: " # forged lease", leaseOther: " # another task's lease id",
+	leaseTampered: " # current lease id, wrong attempt"}
+
+// op is one operation, concrete enough to replay on a fresh queue.
+type op struct {
+	kind      opKind
+	task      string
+	deps      []string
+	lease     leaseChoice
+	permanent bool
+	msg       string
+}
+
+func (o op) String() string {
+	name := func(s string) string {
+		if plainNameRE.MatchString(s) {
+			return s
+		}
+		return fmt.Sprintf("%q", s)
+	}
+	switch o.kind {
+	case opSubmit:
+		s := "submit " + name(o.task)
+		for _, d := range o.deps {
+			s += " " + name(d)
+		}
+		return s
+	case opNext:
+		return "next"
+	case opComplete:
+		return "complete " + name(o.task) + leaseNotes[o.lease]
+	case opFail:
+		s := "fail " + name(o.task) + " " + o.msg + leaseNotes[o.lease]
+		if o.permanent {
+			if o.lease == leaseCurrent {
+				s += " #"
+			}
+			s += " permanent"
+		}
+		return s
+	case opRedrive:
+		return "redrive " + name(o.task)
+	}
+	return fmt.Sprintf("op(%d)", o.kind)
+}
+
+// generator makes random operations, looking at the model to make the
+// interesting ones likely: leases of running tasks, redrives of dead tasks,
+// submits that close cycles and submits that fix them.
+type generator struct {
+	r     *rand.Rand
+	h     *harness
+	pool  []string
+	churn bool // few submits and completes, many fails and redrives
+}
+
+var failMessages = []string{"boom", "HTTP 503", "timeout: 30s"}
+
+func (g *generator) next() op {
+	r, h := g.r, g.h
+	if h.lastCycle != nil && r.IntN(2) == 0 {
+		return h.fixLastCycle()
+	}
+	// Weights in percent: submit 35, next 25, complete 15, fail 15, redrive 10;
+	// churning: submit 8, next 35, complete 4, fail 33, redrive 20.
+	n := r.IntN(100)
+	if g.churn {
+		switch m := n; {
+		case m < 8:
+			n = 0
+		case m < 43:
+			n = 35
+		case m < 47:
+			n = 60
+		case m < 80:
+			n = 75
+		default:
+			n = 90
+		}
+	}
+	switch {
+	case n < 35:
+		return g.submit()
+	case n < 60:
+		return op{kind: opNext}
+	case n < 75:
+		return op{kind: opComplete, task: g.leaseTask(), lease: g.leaseChoice()}
+	case n < 90:
+		return op{kind: opFail, task: g.leaseTask(), lease: g.leaseChoice(),
+			permanent: r.IntN(4) == 0, msg: failMessages[r.IntN(len(failMessages))]}
+	default:
+		task := g.any()
+		if dead := h.inState(Dead); len(dead) > 0 && r.IntN(10) < 7 {
+			task = dead[r.IntN(len(dead))]
+		}
+		return op{kind: opRedrive, task: task}
+	}
+}
+
+func (g *generator) any() string { return g.pool[g.r.IntN(len(g.pool))] }
+
+func (g *generator) submit() op {
+	r := g.r
+	t := g.any()
+	if fresh := slices.DeleteFunc(slices.Clone(g.pool), g.h.isTask); len(fresh) > 0 && r.IntN(4) != 0 {
+		t = fresh[r.IntN(len(fresh))]
+	}
+	if r.IntN(60) == 0 {
+		t = invalidNames[r.IntN(len(invalidNames))]
+	}
+	waiters := g.h.waitersOf(t) // a dependency among them closes a cycle
+	var deps []string
+	for range r.IntN(4) {
+		n := r.IntN(100)
+		switch {
+		case n < 5:
+			deps = append(deps, t) // self-dependency
+		case n < 25:
+			if len(waiters) > 0 { // closes a cycle
+				deps = append(deps, waiters[r.IntN(len(waiters))])
+			} else {
+				deps = append(deps, g.any())
+			}
+		case n < 27:
+			deps = append(deps, invalidNames[r.IntN(len(invalidNames))])
+		case n < 35 && len(deps) > 0:
+			deps = append(deps, deps[r.IntN(len(deps))]) // a duplicate
+		default:
+			deps = append(deps, g.any())
+		}
+	}
+	return op{kind: opSubmit, task: t, deps: deps}
+}
+
+func (g *generator) leaseTask() string {
+	if running := g.h.inState(Running); len(running) > 0 && g.r.IntN(4) != 0 {
+		return running[g.r.IntN(len(running))]
+	}
+	return g.any()
+}
+
+func (g *generator) leaseChoice() leaseChoice {
+	switch n := g.r.IntN(100); {
+	case n < 80:
+		return leaseCurrent
+	case n < 88:
+		return leaseStale
+	case n < 93:
+		return leaseForged
+	case n < 97:
+		return leaseOther
+	default:
+		return leaseTampered
+	}
+}
+
+// ---- the harness: a queue, a model folded from its events, the checks ----
+
+// harness runs operations on a Queue and checks it after each against a
+// model. The model is folded from the queue's events (each event checked
+// against the state table and against the model's state of its task) and
+// the expectations of each operation are computed from the model before it.
+type harness struct {
+	q      *Queue
+	quiet  *Queue // the same operations, with no OnEvent: it must agree with q
+	max    int
+	strat  string
+	events []Event // delivered since the last operation
+	calls  uint64  // operations (Submit, Next, Complete, Fail, Redrive) called on q
+
+	tasks    []string            // arrival order
+	deps     map[string][]string // as submitted, duplicates dropped
+	state    map[string]State
+	fifo     []string     // READY tasks in the order they became READY
+	dlq      []DeadLetter // in the order tasks entered the DLQ
+	attempts map[string]int
+	current  map[string]Lease   // RUNNING task → its lease
+	history  map[string][]Lease // every lease handed out, per task
+	ids      map[uint64]bool
+	maxID    uint64
+	names    []string // every name an operation used, for snapshots
+
+	lastCycle *op // the last submit refused for a cycle, until the next submit
+}
+
+func newHarness(cfg seqConfig) (*harness, error) {
+	h := &harness{
+		max:      cfg.maxAttempts,
+		deps:     map[string][]string{},
+		state:    map[string]State{},
+		attempts: map[string]int{},
+		current:  map[string]Lease{},
+		history:  map[string][]Lease{},
+		ids:      map[uint64]bool{},
+	}
+	q, err := New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy,
+		OnEvent: func(e Event) { h.events = append(h.events, e) }})
+	if err != nil {
+		return nil, fmt.Errorf("New(MaxAttempts %d, Strategy %q): %v", cfg.maxAttempts, cfg.strategy, err)
+	}
+	h.q = q
+	if h.quiet, err = New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy}); err != nil {
+		return nil, fmt.Errorf("New without OnEvent: %v", err)
+	}
+	h.strat = cfg.strategy
+	if h.strat == "" {
+		h.strat = incremental.Default
+	}
+	if got := q.MaxAttempts(); got != cfg.maxAttempts {
+		return nil, fmt.Errorf("MaxAttempts() = %d, want %d", got, cfg.maxAttempts)
+	}
+	if len(h.events) != 0 {
+		return nil, fmt.Errorf("New delivered events %v", h.events)
+	}
+	if err := checkInvariants(q); err != nil {
+		return nil, fmt.Errorf("empty queue: %v", err)
+	}
+	return h, nil
+}
+
+// safeApply is apply with a panic of the queue turned into an error.
+func (h *harness) safeApply(o op) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return h.apply(o)
+}
+
+// apply runs one operation and checks:
+//
+//   - the operation's result and its events against what the model expects
+//     (exact accept/refuse decisions, states, attempts, reasons, the tasks
+//     blocked, readied and unblocked; blocking waves nearest first, tasks
+//     readied in arrival order, a redrive deciding dependencies before
+//     dependents);
+//   - events: all of one operation carry its Op, the number of operations
+//     called so far; each has the From and To of its kind and From is the
+//     model's state of the task;
+//   - invariant 4: Next hands out the front of the FIFO the events build,
+//     and ReadyTasks is that FIFO;
+//   - invariant 5: a refused operation changes nothing and delivers no
+//     event but Rejected; a refused submit is refused again with the same
+//     error; a reported cycle is a simple cycle of the graph with the new
+//     edges; the submit without the edges that close it is accepted (the
+//     generators make that submit often);
+//   - the queue's Tasks, Status of every name, Deps, ReadyTasks,
+//     DeadLetters (order and reasons), Lease, Attempts, Len and Strategy
+//     equal the model's;
+//   - a second queue given the same operations but no OnEvent returns the
+//     same results and shows the same state;
+//   - checkInvariants.
+func (h *harness) apply(o op) error {
+	h.addNames(o.task)
+	h.addNames(o.deps...)
+	// A refused operation delivers no event (checked), so the model stays as
+	// it was and compare finds any change it made; submits also compare
+	// snapshots, for a clearer message.
+	var before snapshot
+	if o.kind == opSubmit {
+		before = h.snapshot()
+	}
+	h.events = h.events[:0]
+	var err error
+	switch o.kind {
+	case opSubmit:
+		h.lastCycle = nil // submit sets it again if refused for a cycle
+		err = h.submit(o, before)
+	case opNext:
+		err = h.next()
+	case opComplete, opFail:
+		err = h.finish(o)
+	case opRedrive:
+		err = h.redrive(o)
+	default:
+		err = fmt.Errorf("unknown op kind %d", o.kind)
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.compare(); err != nil {
+		return err
+	}
+	if err := checkInvariants(h.q); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (h *harness) addNames(names ...string) {
+	for _, n := range names {
+		if !slices.Contains(h.names, n) {
+			h.names = append(h.names, n)
+		}
+	}
+}
+
+// takeEvents returns the events of the operation just run, checking that
+// each carries Op, the number of operations called so far (refused ones
+// included), and folds them into the model. Every call of an operation on
+// q is followed by one takeEvents.
+func (h *harness) takeEvents() ([]Event, error) {
+	h.calls++
+	evs := slices.Clone(h.events)
+	h.events = h.events[:0]
+	for _, e := range evs {
+		if e.Op != h.calls {
+			return nil, fmt.Errorf("event %q carries Op %d, want %d: it is operation %d (events: %s)", e, e.Op, h.calls, h.calls, eventList(evs))
+		}
+	}
+	for _, e := range evs {
+		if err := h.fold(e); err != nil {
+			return nil, fmt.Errorf("%v (events: %s)", err, eventList(evs))
+		}
+	}
+	return evs, nil
+}
+
+func eventList(evs []Event) string {
+	s := make([]string, len(evs))
+	for i, e := range evs {
+		s[i] = fmt.Sprintf("[%s] %s", e.Kind, e)
+	}
+	return strings.Join(s, "; ")
+}
+
+// transition is the From → To of each event kind but Submitted and Rejected.
+var transition = map[EventKind][2]State{
+	EventReady:     {Pending, Ready},
+	EventStarted:   {Ready, Running},
+	EventSucceeded: {Running, Succeeded},
+	EventRetried:   {Running, Ready},
+	EventDead:      {Running, Dead},
+	EventBlocked:   {Pending, Blocked},
+	EventUnblocked: {Blocked, Pending},
+	EventRerooted:  {Blocked, Blocked},
+	EventRedriven:  {Dead, Ready},
+}
+
+// fold applies one event to the model, checking it against the state table.
+func (h *harness) fold(e Event) error {
+	tr, ok := transition[e.Kind]
+	if !ok && e.Kind != EventSubmitted && e.Kind != EventRejected {
+		return fmt.Errorf("event of unknown kind %d for %q", e.Kind, e.Task)
+	}
+	prev := h.state[e.Task]
+	switch e.Kind {
+	case EventRejected:
+		if e.From != "" || e.To != "" {
+			return fmt.Errorf("rejected event %q has From %q, To %q, want none", e, e.From, e.To)
+		}
+		return nil
+	case EventSubmitted:
+		if e.From != "" || prev != "" {
+			return fmt.Errorf("submitted event for %q, From %q, but the model has it %s", e.Task, e.From, orNone(prev))
+		}
+		if e.To != Pending && e.To != Ready && e.To != Blocked {
+			return fmt.Errorf("submitted event for %q goes to %s", e.Task, orNone(e.To))
+		}
+		h.tasks = append(h.tasks, e.Task)
+		h.deps[e.Task] = slices.Clone(e.Deps)
+	default:
+		if e.From != tr[0] || e.To != tr[1] {
+			return fmt.Errorf("%s event for %q goes %s → %s, want %s → %s", e.Kind, e.Task, orNone(e.From), orNone(e.To), tr[0], tr[1])
+		}
+		if prev != e.From {
+			return fmt.Errorf("%s event for %q from %s, but it was %s", e.Kind, e.Task, e.From, orNone(prev))
+		}
+	}
+	h.state[e.Task] = e.To
+
+	// The FIFO: a task joins when it becomes READY and leaves when started.
+	switch {
+	case e.To == Ready:
+		if slices.Contains(h.fifo, e.Task) {
+			return fmt.Errorf("%q became READY twice", e.Task)
+		}
+		h.fifo = append(h.fifo, e.Task)
+	case e.Kind == EventStarted:
+		if len(h.fifo) == 0 || h.fifo[0] != e.Task {
+			return fmt.Errorf("invariant 4: %q started, but the front of the line is %q", e.Task, h.fifo)
+		}
+		h.fifo = h.fifo[1:]
+	}
+
+	// The DLQ, in the order tasks entered it.
+	switch e.Kind {
+	case EventSubmitted, EventBlocked, EventDead:
+		if e.To == Blocked || e.To == Dead {
+			h.dlq = append(h.dlq, DeadLetter{Task: e.Task, Reason: e.Reason})
+		}
+	case EventRerooted:
+		i := slices.IndexFunc(h.dlq, func(d DeadLetter) bool { return d.Task == e.Task })
+		if i < 0 {
+			return fmt.Errorf("rerooted %q is not in the model's DLQ", e.Task)
+		}
+		h.dlq[i].Reason = e.Reason
+	case EventUnblocked, EventRedriven:
+		h.dlq = slices.DeleteFunc(h.dlq, func(d DeadLetter) bool { return d.Task == e.Task })
+	}
+
+	switch e.Kind {
+	case EventStarted:
+		h.attempts[e.Task] = e.Attempt
+	case EventRedriven:
+		h.attempts[e.Task] = 0
+	case EventSucceeded, EventRetried, EventDead:
+		delete(h.current, e.Task)
+	}
+	if e.To == Blocked || e.Kind == EventRerooted {
+		if want := "blocked by " + e.Root; e.Root == "" || e.Reason != want {
+			return fmt.Errorf("%s event for %q has Root %q and Reason %q, want Reason %q", e.Kind, e.Task, e.Root, e.Reason, want)
+		}
+	}
+	return nil
+}
+
+// ---- per-operation expectations ----
+
+func (h *harness) submit(o op, before snapshot) error {
+	want := dedup(o.deps)
+	var allowed []error
+	invalid := !validName(o.task) || slices.ContainsFunc(want, func(d string) bool { return !validName(d) })
+	if invalid {
+		allowed = append(allowed, ErrInvalidName)
+	}
+	dup := h.isTask(o.task)
+	cycle := !dup && (slices.Contains(want, o.task) || slices.ContainsFunc(want, func(d string) bool { return h.reaches(d, o.task) }))
+	switch {
+	case dup:
+		allowed = append(allowed, ErrDuplicate)
+	case cycle:
+		allowed = append(allowed, ErrCycle)
+	}
+	// What an accepted submit should do, from the model before it.
+	wantState := Ready
+	for _, d := range want {
+		switch s := h.state[d]; {
+		case s == Dead || s == Blocked:
+			wantState = Blocked
+		case s != Succeeded && wantState != Blocked:
+			wantState = Pending
+		}
+	}
+	var wantBlocked []string
+	if wantState == Blocked {
+		wantBlocked = h.pendingDownstream(o.task)
+	}
+
+	err := h.q.Submit(o.task, o.deps...)
+	evs, eerr := h.takeEvents()
+	if eerr != nil {
+		return eerr
+	}
+	call := fmt.Sprintf("Submit(%q, %q)", o.task, o.deps)
+	if qerr := h.quiet.Submit(o.task, o.deps...); errString(qerr) != errString(err) {
+		return fmt.Errorf("%s = %v, but %v without OnEvent", call, err, qerr)
+	}
+	if err != nil {
+		if !slices.ContainsFunc(allowed, func(s error) bool { return errors.Is(err, s) }) {
+			if len(allowed) == 0 {
+				return fmt.Errorf("%s = %v, want it accepted (%s)", call, err, wantState)
+			}
+			return fmt.Errorf("%s = %v, want an error that is %v", call, err, allowed)
+		}
+		var path []string
+		if errors.Is(err, ErrCycle) {
+			var ce *CycleError
+			if !errors.As(err, &ce) {
+				return fmt.Errorf("%s = %v (%T), is ErrCycle but not a *CycleError", call, err, err)
+			}
+			if perr := h.checkCyclePath(o.task, want, ce.Path); perr != nil {
+				return fmt.Errorf("%s = %v: %v", call, err, perr)
+			}
+			path = ce.Path
+			h.lastCycle = &op{kind: opSubmit, task: o.task, deps: slices.Clone(o.deps)}
+		} else {
+			var te *TaskError
+			if !errors.As(err, &te) {
+				return fmt.Errorf("%s = %v (%T), want a *TaskError", call, err, err)
+			}
+			if errors.Is(err, ErrDuplicate) && te.Task != o.task {
+				return fmt.Errorf("%s = %v, TaskError names %q", call, err, te.Task)
+			}
+		}
+		if cerr := h.checkRejected(o, want, err, path, evs, before); cerr != nil {
+			return fmt.Errorf("%s = %v: %v", call, err, cerr)
+		}
+		// Invariant 5: the same submit is refused again, the same way.
+		err2 := h.q.Submit(o.task, o.deps...)
+		evs2, eerr := h.takeEvents()
+		if eerr != nil {
+			return eerr
+		}
+		if qerr := h.quiet.Submit(o.task, o.deps...); errString(qerr) != errString(err2) {
+			return fmt.Errorf("%s again = %v, but %v without OnEvent", call, err2, qerr)
+		}
+		if err2 == nil || err2.Error() != err.Error() {
+			return fmt.Errorf("invariant 5: %s = %v, then again = %v", call, err, err2)
+		}
+		if cerr := h.checkRejected(o, want, err2, path, evs2, before); cerr != nil {
+			return fmt.Errorf("invariant 5: %s again: %v", call, cerr)
+		}
+		return nil
+	}
+
+	if len(allowed) > 0 {
+		return fmt.Errorf("%s accepted, want an error that is %v", call, allowed)
+	}
+	if len(evs) == 0 || evs[0].Kind != EventSubmitted || evs[0].Task != o.task {
+		return fmt.Errorf("%s: first event is not Submitted %q: %s", call, o.task, eventList(evs))
+	}
+	e := evs[0]
+	if !slices.Equal(e.Deps, want) {
+		return fmt.Errorf("%s: Submitted event Deps %q, want %q", call, e.Deps, want)
+	}
+	if e.To != wantState {
+		return fmt.Errorf("%s: submitted → %s, want %s (deps %s)", call, e.To, wantState, h.describe(want))
+	}
+	if wantState == Blocked && (e.Root == o.task || !h.reaches(o.task, e.Root) || h.state[e.Root] != Dead) {
+		return fmt.Errorf("%s: blocked by %q, which is not a DEAD task upstream", call, e.Root)
+	}
+	var blocked []string
+	for _, e := range evs[1:] {
+		if e.Kind != EventBlocked {
+			return fmt.Errorf("%s: unexpected %s event: %s", call, e.Kind, eventList(evs))
+		}
+		blocked = append(blocked, e.Task)
+	}
+	if err := sameSet("blocked on arrival of "+o.task, blocked, wantBlocked); err != nil {
+		return fmt.Errorf("%s: %v: %s", call, err, eventList(evs))
+	}
+	if err := h.nearestFirst(o.task, blocked); err != nil {
+		return fmt.Errorf("%s: %v", call, err)
+	}
+	return nil
+}
+
+// checkRejected checks the events and the (lack of) effect of a refused submit.
+func (h *harness) checkRejected(o op, want []string, err error, path []string, evs []Event, before snapshot) error {
+	if len(evs) != 1 || evs[0].Kind != EventRejected {
+		return fmt.Errorf("want one Rejected event, got %s", eventList(evs))
+	}
+	e := evs[0]
+	if e.Task != o.task || e.Reason != err.Error() || !slices.Equal(e.Path, path) || !slices.Equal(e.Deps, want) {
+		return fmt.Errorf("rejected event %+v, want Task %q, Reason %q, Path %q, Deps %q", e, o.task, err.Error(), path, want)
+	}
+	if d := before.diff(h.snapshot()); d != "" {
+		return fmt.Errorf("invariant 5: a refused submit changed the queue: %s", d)
+	}
+	return nil
+}
+
+// checkCyclePath checks that path is a simple cycle through t in the graph
+// with the edges t→deps added: [t x … t], each step an edge.
+func (h *harness) checkCyclePath(t string, deps, path []string) error {
+	if len(path) < 2 || path[0] != t || path[len(path)-1] != t {
+		return fmt.Errorf("cycle path %q does not start and end with %q", path, t)
+	}
+	for i := 1; i < len(path)-1; i++ {
+		if path[i] == t || slices.Contains(path[1:i], path[i]) {
+			return fmt.Errorf("cycle path %q repeats %q", path, path[i])
+		}
+	}
+	for i := 0; i+1 < len(path); i++ {
+		from, to := path[i], path[i+1]
+		edges := h.deps[from]
+		if from == t {
+			edges = deps
+		}
+		if !slices.Contains(edges, to) {
+			return fmt.Errorf("cycle path %q: %q does not wait on %q", path, from, to)
+		}
+	}
+	return nil
+}
+
+func (h *harness) next() error {
+	line := slices.Clone(h.fifo)
+	var front string
+	if len(h.fifo) > 0 {
+		front = h.fifo[0]
+	}
+	wantAttempt := h.attempts[front] + 1
+	l, ok := h.q.Next()
+	evs, err := h.takeEvents()
+	if err != nil {
+		return err
+	}
+	if l2, ok2 := h.quiet.Next(); l2 != l || ok2 != ok {
+		return fmt.Errorf("Next() = %+v, %v, but %+v, %v without OnEvent", l, ok, l2, ok2)
+	}
+	if front == "" {
+		if ok || len(evs) != 0 {
+			return fmt.Errorf("Next() = %+v, %v with nothing READY (events %s)", l, ok, eventList(evs))
+		}
+		return nil
+	}
+	if !ok {
+		return fmt.Errorf("Next() = false, want %q, the front of %q", front, h.fifo)
+	}
+	if l.Task != front || l.Attempt != wantAttempt {
+		return fmt.Errorf("invariant 4: Next() = %+v, want %q attempt %d (line %q)", l, front, wantAttempt, line)
+	}
+	if len(evs) != 1 || evs[0].Kind != EventStarted || evs[0].Attempt != l.Attempt || evs[0].Lease != l.ID {
+		return fmt.Errorf("Next() = %+v, want one Started event with its attempt and lease, got %s", l, eventList(evs))
+	}
+	if h.ids[l.ID] {
+		return fmt.Errorf("Next() = %+v reuses lease id %d", l, l.ID)
+	}
+	h.ids[l.ID] = true
+	h.maxID = max(h.maxID, l.ID)
+	h.current[l.Task] = l
+	h.history[l.Task] = append(h.history[l.Task], l)
+	return nil
+}
+
+// lease returns the lease a complete or fail op presents.
+func (h *harness) lease(o op) Lease {
+	forged := Lease{Task: o.task, ID: h.maxID + 1000, Attempt: 1}
+	cur, running := h.current[o.task]
+	hist := h.history[o.task]
+	switch o.lease {
+	case leaseCurrent:
+		if running {
+			return cur
+		}
+		if len(hist) > 0 {
+			return hist[len(hist)-1]
+		}
+	case leaseStale:
+		for _, l := range hist {
+			if !running || l != cur {
+				return l
+			}
+		}
+	case leaseOther:
+		for _, t := range h.tasks {
+			if l, ok := h.current[t]; ok && t != o.task {
+				return Lease{Task: o.task, ID: l.ID, Attempt: l.Attempt}
+			}
+		}
+	case leaseTampered:
+		if running {
+			return Lease{Task: o.task, ID: cur.ID, Attempt: cur.Attempt + 1}
+		}
+	}
+	return forged
+}
+
+// finish runs a complete or a fail.
+func (h *harness) finish(o op) error {
+	l := h.lease(o)
+	was := h.state[o.task]
+	cur, running := h.current[o.task]
+	accept := running && l == cur
+	var refusals []error
+	switch {
+	case !h.isTask(o.task):
+		refusals = []error{ErrUnknown}
+	case h.state[o.task] != Running:
+		refusals = []error{ErrNotRunning, ErrStaleLease}
+	case !accept:
+		refusals = []error{ErrStaleLease}
+	}
+	// Expectations from the model before the operation.
+	dies := o.permanent || cur.Attempt >= h.max
+	var wantReady, wantBlocked []string
+	if accept && o.kind == opComplete {
+		wantReady = h.releasedBy(o.task)
+	}
+	if accept && o.kind == opFail && dies {
+		wantBlocked = h.pendingDownstream(o.task)
+	}
+
+	var call string
+	var err error
+	var st State
+	if o.kind == opComplete {
+		call = fmt.Sprintf("Complete(%+v)", l)
+		err = h.q.Complete(l)
+		if qerr := h.quiet.Complete(l); errString(qerr) != errString(err) {
+			return fmt.Errorf("%s = %v, but %v without OnEvent", call, err, qerr)
+		}
+	} else {
+		ferr := errors.New(o.msg)
+		if o.permanent {
+			ferr = Permanent(ferr)
+		}
+		call = fmt.Sprintf("Fail(%+v, %q, permanent %v)", l, o.msg, o.permanent)
+		st, err = h.q.Fail(l, ferr)
+		if qst, qerr := h.quiet.Fail(l, ferr); qst != st || errString(qerr) != errString(err) {
+			return fmt.Errorf("%s = %s, %v, but %s, %v without OnEvent", call, st, err, qst, qerr)
+		}
+	}
+	evs, eerr := h.takeEvents()
+	if eerr != nil {
+		return fmt.Errorf("%s: %v", call, eerr)
+	}
+	if !accept {
+		if err == nil || !slices.ContainsFunc(refusals, func(s error) bool { return errors.Is(err, s) }) {
+			return fmt.Errorf("%s = %v, want an error that is %v (task %s, current lease %+v)", call, err, refusals, orNone(was), cur)
+		}
+		if len(evs) != 0 {
+			return fmt.Errorf("%s refused with %v but delivered events %s", call, err, eventList(evs))
+		}
+		return nil // compare checks that it changed nothing
+	}
+	if err != nil {
+		return fmt.Errorf("%s = %v, want it accepted", call, err)
+	}
+	if len(evs) == 0 || evs[0].Task != o.task {
+		return fmt.Errorf("%s: first event is not about %q: %s", call, o.task, eventList(evs))
+	}
+	first, rest := evs[0], evs[1:]
+	kinds := func(k EventKind) ([]string, error) {
+		var ts []string
+		for _, e := range rest {
+			if e.Kind != k {
+				return nil, fmt.Errorf("%s: unexpected %s event: %s", call, e.Kind, eventList(evs))
+			}
+			ts = append(ts, e.Task)
+		}
+		return ts, nil
+	}
+	switch {
+	case o.kind == opComplete:
+		if first.Kind != EventSucceeded {
+			return fmt.Errorf("%s: first event %s, want succeeded", call, first.Kind)
+		}
+		ready, err := kinds(EventReady)
+		if err != nil {
+			return err
+		}
+		if err := sameSet(fmt.Sprintf("%s: tasks made READY", call), ready, wantReady); err != nil {
+			return err
+		}
+		// wantReady is in arrival order, which the line must keep.
+		if !slices.Equal(ready, wantReady) {
+			return fmt.Errorf("%s made %q READY, want them in the order they arrived, %q", call, ready, wantReady)
+		}
+		return nil
+	case dies:
+		reason := deadReason(l.Attempt, o.msg)
+		if st != Dead || first.Kind != EventDead || first.Attempt != l.Attempt || first.Reason != reason {
+			return fmt.Errorf("%s = %s with event %s %q (attempt %d), want DEAD with %q (attempt %d of %d)",
+				call, orNone(st), first.Kind, first.Reason, first.Attempt, reason, l.Attempt, h.max)
+		}
+		blocked, err := kinds(EventBlocked)
+		if err != nil {
+			return err
+		}
+		for _, e := range rest {
+			if e.Root != o.task {
+				return fmt.Errorf("%s: %q blocked by %q, want %q", call, e.Task, e.Root, o.task)
+			}
+		}
+		if err := sameSet(fmt.Sprintf("%s: tasks blocked", call), blocked, wantBlocked); err != nil {
+			return err
+		}
+		return h.nearestFirst(o.task, blocked)
+	default:
+		if st != Ready || first.Kind != EventRetried || first.Attempt != l.Attempt || first.Reason != o.msg || len(rest) != 0 {
+			return fmt.Errorf("%s = %s, want READY (attempt %d of %d) with one Retried event with the error: %s",
+				call, orNone(st), l.Attempt, h.max, eventList(evs))
+		}
+	}
+	return nil
+}
+
+func (h *harness) redrive(o op) error {
+	was := h.state[o.task]
+	var refusal error
+	switch {
+	case !h.isTask(o.task):
+		refusal = ErrUnknown
+	case h.state[o.task] != Dead:
+		refusal = ErrNotDead
+	}
+	// After the redrive, a BLOCKED task stays BLOCKED iff it still has a
+	// DEAD transitive dependency.
+	var wantUnblocked []string
+	for _, b := range h.inState(Blocked) {
+		still := false
+		for _, u := range h.upstream(b) {
+			if u != o.task && h.state[u] == Dead {
+				still = true
+			}
+		}
+		if !still {
+			wantUnblocked = append(wantUnblocked, b)
+		}
+	}
+	err := h.q.Redrive(o.task)
+	evs, eerr := h.takeEvents()
+	call := fmt.Sprintf("Redrive(%q)", o.task)
+	if qerr := h.quiet.Redrive(o.task); errString(qerr) != errString(err) {
+		return fmt.Errorf("%s = %v, but %v without OnEvent", call, err, qerr)
+	}
+	if eerr != nil {
+		return fmt.Errorf("%s: %v", call, eerr)
+	}
+	if refusal != nil {
+		if !errors.Is(err, refusal) {
+			return fmt.Errorf("%s = %v, want %v (task %s before)", call, err, refusal, orNone(was))
+		}
+		if len(evs) != 0 {
+			return fmt.Errorf("%s refused with %v but delivered events %s", call, err, eventList(evs))
+		}
+		return nil // compare checks that it changed nothing
+	}
+	if err != nil {
+		return fmt.Errorf("%s = %v, want it accepted", call, err)
+	}
+	if len(evs) == 0 || evs[0].Kind != EventRedriven || evs[0].Task != o.task {
+		return fmt.Errorf("%s: first event is not Redriven %q: %s", call, o.task, eventList(evs))
+	}
+	var unblocked []string
+	for _, e := range evs[1:] {
+		switch e.Kind {
+		case EventUnblocked:
+			unblocked = append(unblocked, e.Task)
+		case EventRerooted:
+			if h.state[e.Root] != Dead {
+				return fmt.Errorf("%s: %q rerooted to %q, which is %s", call, e.Task, e.Root, orNone(h.state[e.Root]))
+			}
+		default:
+			return fmt.Errorf("%s: unexpected %s event: %s", call, e.Kind, eventList(evs))
+		}
+	}
+	if err := sameSet(call+": tasks unblocked", unblocked, wantUnblocked); err != nil {
+		return fmt.Errorf("%v: %s", err, eventList(evs))
+	}
+	// The tasks are decided dependencies before dependents (so, along every
+	// path of tasks it decides, upstream first).
+	for i, x := range evs[1:] {
+		for _, y := range evs[1+i+1:] {
+			if x.Task == y.Task {
+				return fmt.Errorf("%s decides %q twice: %s", call, x.Task, eventList(evs))
+			}
+			if slices.Contains(h.deps[x.Task], y.Task) {
+				return fmt.Errorf("%s decides %q before its dependency %q: %s", call, x.Task, y.Task, eventList(evs))
+			}
+		}
+	}
+	return nil
+}
+
+// fixLastCycle returns the last submit refused for a cycle with the
+// dependencies that close the cycle (and invalid ones) left out: it must be
+// accepted.
+func (h *harness) fixLastCycle() op {
+	o := *h.lastCycle
+	h.lastCycle = nil
+	o.deps = slices.DeleteFunc(slices.Clone(o.deps), func(d string) bool {
+		return d == o.task || !validName(d) || h.reaches(d, o.task)
+	})
+	return o
+}
+
+// ---- model queries ----
+
+func (h *harness) isTask(t string) bool { return h.state[t] != "" }
+
+func (h *harness) inState(s State) []string {
+	var ts []string
+	for _, t := range h.tasks {
+		if h.state[t] == s {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// reaches reports whether from transitively waits on to (or is to).
+func (h *harness) reaches(from, to string) bool {
+	seen := map[string]bool{}
+	var walk func(string) bool
+	walk = func(x string) bool {
+		if x == to {
+			return true
+		}
+		if seen[x] {
+			return false
+		}
+		seen[x] = true
+		return slices.ContainsFunc(h.deps[x], walk)
+	}
+	return walk(from)
+}
+
+// upstream returns t's transitive dependencies.
+func (h *harness) upstream(t string) []string {
+	var up []string
+	var walk func(string)
+	walk = func(x string) {
+		for _, d := range h.deps[x] {
+			if !slices.Contains(up, d) {
+				up = append(up, d)
+				walk(d)
+			}
+		}
+	}
+	walk(t)
+	return up
+}
+
+// distances returns, for every task that transitively waits on t, the length
+// of the shortest dependency path to t.
+func (h *harness) distances(t string) map[string]int {
+	dist := map[string]int{t: 0}
+	for line := []string{t}; len(line) > 0; line = line[1:] {
+		x := line[0]
+		for _, w := range h.tasks {
+			if _, seen := dist[w]; !seen && slices.Contains(h.deps[w], x) {
+				dist[w] = dist[x] + 1
+				line = append(line, w)
+			}
+		}
+	}
+	delete(dist, t)
+	return dist
+}
+
+// waitersOf returns the tasks that transitively wait on t, in arrival order.
+func (h *harness) waitersOf(t string) []string {
+	dist := h.distances(t)
+	var ws []string
+	for _, w := range h.tasks {
+		if _, ok := dist[w]; ok {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+// pendingDownstream returns the PENDING tasks that transitively wait on t.
+func (h *harness) pendingDownstream(t string) []string {
+	var ts []string
+	for w := range h.distances(t) {
+		if h.state[w] == Pending {
+			ts = append(ts, w)
+		}
+	}
+	return ts
+}
+
+// releasedBy returns the PENDING tasks whose last unfinished dependency is
+// t, in arrival order.
+func (h *harness) releasedBy(t string) []string {
+	var ts []string
+	for _, w := range h.tasks {
+		if h.state[w] != Pending || !slices.Contains(h.deps[w], t) {
+			continue
+		}
+		if !slices.ContainsFunc(h.deps[w], func(d string) bool { return d != t && h.state[d] != Succeeded }) {
+			ts = append(ts, w)
+		}
+	}
+	return ts
+}
+
+// nearestFirst checks that a blocking wave from root lists its tasks in
+// order of distance from root.
+func (h *harness) nearestFirst(root string, wave []string) error {
+	dist := h.distances(root)
+	for i := 1; i < len(wave); i++ {
+		if dist[wave[i]] < dist[wave[i-1]] {
+			return fmt.Errorf("blocking wave from %q is %q, not nearest first: %q is %d away, %q %d",
+				root, wave, wave[i-1], dist[wave[i-1]], wave[i], dist[wave[i]])
+		}
+	}
+	return nil
+}
+
+func (h *harness) describe(names []string) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = n + " " + orNone(h.state[n])
+	}
+	return strings.Join(s, ", ")
+}
+
+// compare checks the queue's public view against the model.
+func (h *harness) compare() error {
+	if got := h.q.Tasks(); !slices.Equal(got, h.tasks) {
+		return fmt.Errorf("Tasks() = %q, want %q", got, h.tasks)
+	}
+	for _, n := range h.names {
+		s, ok := h.q.Status(n)
+		if s != h.state[n] || ok != h.isTask(n) {
+			return fmt.Errorf("Status(%q) = %q, %v; the events say %s", n, s, ok, orNone(h.state[n]))
+		}
+	}
+	for _, t := range h.tasks {
+		if got := h.q.Deps(t); !slices.Equal(got, h.deps[t]) {
+			return fmt.Errorf("Deps(%q) = %q, want %q", t, got, h.deps[t])
+		}
+		l, ok := h.q.Lease(t)
+		cur, running := h.current[t]
+		if ok != running || l != cur {
+			return fmt.Errorf("Lease(%q) = %+v, %v, want %+v, %v", t, l, ok, cur, running)
+		}
+	}
+	if got := h.q.ReadyTasks(); !slices.Equal(got, h.fifo) {
+		return fmt.Errorf("invariant 4: ReadyTasks() = %q, want %q, the order tasks became READY", got, h.fifo)
+	}
+	if got := h.q.DeadLetters(); !slices.Equal(got, h.dlq) {
+		return fmt.Errorf("DeadLetters() = %+v, want %+v, in the order the events put them there", got, h.dlq)
+	}
+	for _, n := range h.names {
+		if got, want := h.q.Attempts(n), h.attempts[n]; got != want {
+			return fmt.Errorf("Attempts(%q) = %d, want %d", n, got, want)
+		}
+	}
+	if got := h.q.Len(); got != len(h.tasks) {
+		return fmt.Errorf("Len() = %d, want %d", got, len(h.tasks))
+	}
+	if got := h.q.Strategy(); got != h.strat {
+		return fmt.Errorf("Strategy() = %q, want %q", got, h.strat)
+	}
+	if d := h.snapshot().diff(h.view(h.quiet)); d != "" {
+		return fmt.Errorf("a queue without OnEvent differs after the same operations: %s", d)
+	}
+	return nil
+}
+
+// snapshot is the queue's public view, to check that refused operations
+// change nothing.
+type snapshot struct {
+	tasks, ready []string
+	dlq          []DeadLetter
+	names        []nameView // per name any operation used
+}
+
+// nameView is what the queue says about one name.
+type nameView struct {
+	name     string
+	state    State
+	known    bool
+	deps     []string
+	lease    Lease
+	leaseOK  bool
+	attempts int
+}
+
+func (v nameView) equal(w nameView) bool {
+	return v.name == w.name && v.state == w.state && v.known == w.known &&
+		slices.Equal(v.deps, w.deps) && v.lease == w.lease && v.leaseOK == w.leaseOK &&
+		v.attempts == w.attempts
+}
+
+func (h *harness) snapshot() snapshot { return h.view(h.q) }
+
+func (h *harness) view(q *Queue) snapshot {
+	s := snapshot{tasks: q.Tasks(), ready: q.ReadyTasks(), dlq: q.DeadLetters(),
+		names: make([]nameView, len(h.names))}
+	for i, n := range h.names {
+		v := nameView{name: n, deps: q.Deps(n), attempts: q.Attempts(n)}
+		v.state, v.known = q.Status(n)
+		v.lease, v.leaseOK = q.Lease(n)
+		s.names[i] = v
+	}
+	return s
+}
+
+// diff describes how b differs from a, or returns "".
+func (a snapshot) diff(b snapshot) string {
+	var d []string
+	if !slices.Equal(a.tasks, b.tasks) {
+		d = append(d, fmt.Sprintf("Tasks %q → %q", a.tasks, b.tasks))
+	}
+	if !slices.Equal(a.ready, b.ready) {
+		d = append(d, fmt.Sprintf("ReadyTasks %q → %q", a.ready, b.ready))
+	}
+	if !slices.Equal(a.dlq, b.dlq) {
+		d = append(d, fmt.Sprintf("DeadLetters %+v → %+v", a.dlq, b.dlq))
+	}
+	for i := range min(len(a.names), len(b.names)) {
+		if !a.names[i].equal(b.names[i]) {
+			d = append(d, fmt.Sprintf("%+v → %+v", a.names[i], b.names[i]))
+		}
+	}
+	return strings.Join(d, "; ")
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
+
+func dedup(s []string) []string {
+	var out []string
+	for _, x := range s {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sameSet reports whether got and want hold the same names, each once.
+func sameSet(what string, got, want []string) error {
+	g, w := slices.Clone(got), slices.Clone(want)
+	slices.Sort(g)
+	slices.Sort(w)
+	if !slices.Equal(g, w) {
+		return fmt.Errorf("%s: %q, want %q", what, got, want)
+	}
+	return nil
+}
