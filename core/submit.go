@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // Submit adds a task that waits on deps. Duplicate deps are dropped, order
 // kept; deps need not have arrived yet (an unknown dependency counts as not
 // succeeded, so tasks may arrive in any order).
@@ -20,20 +22,40 @@ package core
 // not allocate when no event is observed, beyond growing its tables.
 func (q *Queue) Submit(task string, deps ...string) error {
 	q.op++
-	if task == "" {
-		return q.refuse(task, deps, &TaskError{Task: task, Err: ErrInvalidName})
+	if err := q.admissible(task, deps); err != nil {
+		return q.refuse(task, deps, err)
 	}
-	for _, d := range deps {
-		if d == "" {
-			return q.refuse(task, deps, &TaskError{Task: task, Err: ErrInvalidName})
-		}
-	}
-	if _, ok := q.lookup(task); ok {
-		return q.refuse(task, deps, &TaskError{Task: task, Err: ErrDuplicate})
-	}
-
 	known := len(q.nodes)
 	v := q.intern(task)
+	ids := q.internDeps(deps)
+	if slices.Contains(ids, v) {
+		q.forget(known)
+		return q.refuse(task, deps, &CycleError{Path: []string{task, task}})
+	}
+	before := q.check.Visits()
+	if cycle := q.check.Insert((*graphView)(q), v, ids); cycle != nil {
+		err := &CycleError{Path: q.names(cycle)}
+		q.forget(known)
+		return q.refuseVisited(task, deps, err, q.check.Visits()-before)
+	}
+	q.add(v, ids, q.check.Visits()-before)
+	return nil
+}
+
+// admissible refuses empty names and a task already submitted.
+func (q *Queue) admissible(task string, deps []string) error {
+	if task == "" || slices.Contains(deps, "") {
+		return &TaskError{Task: task, Err: ErrInvalidName}
+	}
+	if _, ok := q.lookup(task); ok {
+		return &TaskError{Task: task, Err: ErrDuplicate}
+	}
+	return nil
+}
+
+// internDeps returns the ids of deps, duplicates dropped, order kept, in a
+// scratch slice valid until the next call.
+func (q *Queue) internDeps(deps []string) []int32 {
 	ids := q.ids32[:0]
 	for _, d := range deps {
 		ids = append(ids, q.intern(d))
@@ -46,21 +68,13 @@ func (q *Queue) Submit(task string, deps ...string) error {
 			kept = append(kept, w)
 		}
 	}
-	ids = kept
-	q.ids32 = ids
-	for _, w := range ids {
-		if w == v {
-			q.forget(known)
-			return q.refuse(task, deps, &CycleError{Path: []string{task, task}})
-		}
-	}
-	before := q.check.Visits()
-	if cycle := q.check.Insert((*graphView)(q), v, ids); cycle != nil {
-		err := &CycleError{Path: q.names(cycle)}
-		q.forget(known)
-		return q.refuseVisited(task, deps, err, q.check.Visits()-before)
-	}
+	q.ids32 = kept
+	return kept
+}
 
+// add enters task v, already checked, with its dependencies: it arrives
+// BLOCKED (and blocks its waiters), READY or PENDING.
+func (q *Queue) add(v int32, ids []int32, visits uint64) {
 	n := &q.nodes[v]
 	n.deps = q.arena.copyOf(ids)
 	root := int32(-1)
@@ -85,7 +99,7 @@ func (q *Queue) Submit(task string, deps ...string) error {
 	e := Event{Kind: EventSubmitted}
 	if q.onEvent != nil {
 		e.Deps = q.names(n.deps)
-		e.Visits = q.check.Visits() - before
+		e.Visits = visits
 	}
 	switch {
 	case root >= 0:
@@ -96,7 +110,6 @@ func (q *Queue) Submit(task string, deps ...string) error {
 	default:
 		q.move(v, pending, -1, e)
 	}
-	return nil
 }
 
 // refuse reports a refused submit as an event and returns err.
