@@ -1,0 +1,165 @@
+package bench
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/incremental"
+)
+
+// sizes are the n of every benchmark; -short keeps the first.
+var sizes = []int{1_000, 5_000, 10_000, 100_000, 1_000_000}
+
+const seed = 1
+
+// runner builds one whole graph (and, for a lifecycle, runs it) and
+// returns the visits its cycle checks made (0 for peers that do not count).
+type runner func(b *testing.B, tasks []core.Task, lifecycle bool) uint64
+
+// strategies are dagq's own strategies and the peers, each as a runner.
+func strategies() []struct {
+	name string
+	run  runner
+} {
+	var out []struct {
+		name string
+		run  runner
+	}
+	for _, s := range incremental.Names() {
+		out = append(out, struct {
+			name string
+			run  runner
+		}{s, queueRunner(s)})
+	}
+	for _, p := range peers {
+		out = append(out, p)
+	}
+	return out
+}
+
+func queueRunner(strategy string) runner {
+	return func(b *testing.B, tasks []core.Task, lifecycle bool) uint64 {
+		q, err := core.New(core.Config{MaxAttempts: 3, Strategy: strategy})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range tasks {
+			q.Submit(t.Name, t.Deps...) // reject's attempts are meant to be refused
+		}
+		if lifecycle {
+			for {
+				l, ok := q.Next()
+				if !ok {
+					break
+				}
+				q.Complete(l)
+			}
+			if done := q.Len(); done != countDistinct(tasks) {
+				b.Fatalf("%d tasks submitted, want %d", done, countDistinct(tasks))
+			}
+		}
+		return q.Visits()
+	}
+}
+
+func countDistinct(tasks []core.Task) int {
+	seen := make(map[string]bool, len(tasks))
+	for _, t := range tasks {
+		seen[t.Name] = true
+	}
+	return len(seen)
+}
+
+func BenchmarkSubmit(b *testing.B)    { benchmark(b, false) }
+func BenchmarkLifecycle(b *testing.B) { benchmark(b, true) }
+
+func benchmark(b *testing.B, lifecycle bool) {
+	for _, s := range strategies() {
+		b.Run("strategy="+s.name, func(b *testing.B) {
+			for _, shape := range Shapes() {
+				b.Run("shape="+shape.Name, func(b *testing.B) {
+					for _, n := range sizes {
+						b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+							if testing.Short() && n > sizes[0] {
+								b.Skip("-short runs the smallest n only")
+							}
+							if d, how := Predict(s.name, shape.Name, n); d > Budget {
+								b.Skipf("predicted %v per op (%s), over the %v budget", d, how, Budget)
+							}
+							tasks := shape.Make(n, seed)
+							b.ReportAllocs()
+							var visits uint64
+							for b.Loop() {
+								visits += s.run(b, tasks, lifecycle)
+							}
+							b.ReportMetric(float64(visits)/float64(b.N), "visits/op")
+						})
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestShapes checks the shapes are what their names say: the right number
+// of tasks, acyclic but for reject's attempts, which every strategy
+// refuses, and the same for the same seed.
+func TestShapes(t *testing.T) {
+	for _, shape := range Shapes() {
+		t.Run(shape.Name, func(t *testing.T) {
+			tasks := shape.Make(500, seed)
+			if got := countDistinct(tasks); got != 500 {
+				t.Fatalf("%d distinct tasks, want 500", got)
+			}
+			if fmt.Sprint(tasks) != fmt.Sprint(shape.Make(500, seed)) {
+				t.Fatal("not deterministic")
+			}
+			wantRefused := 0
+			if shape.Refused != nil {
+				wantRefused = shape.Refused(tasks)
+				if wantRefused == 0 {
+					t.Fatal("reject has no refused attempts")
+				}
+			}
+			for _, s := range incremental.Names() {
+				q, _ := core.New(core.Config{MaxAttempts: 1, Strategy: s})
+				refused := 0
+				for _, task := range tasks {
+					if err := q.Submit(task.Name, task.Deps...); err != nil {
+						refused++
+					}
+				}
+				if refused != wantRefused {
+					t.Errorf("%s refused %d submits, want %d", s, refused, wantRefused)
+				}
+			}
+		})
+	}
+}
+
+// TestWorkedNumbers reproduces the design's worked figures for dfs: about
+// 2,000 visits for the reducer of the 1,000-shard wide graph, and n²/2 in
+// all on a chain.
+func TestWorkedNumbers(t *testing.T) {
+	q, _ := core.New(core.Config{MaxAttempts: 1, Strategy: "dfs"})
+	tasks := wide(1002, seed)
+	for _, task := range tasks[:len(tasks)-1] {
+		q.Submit(task.Name, task.Deps...)
+	}
+	before := q.Visits()
+	q.Submit(tasks[len(tasks)-1].Name, tasks[len(tasks)-1].Deps...)
+	if got := q.Visits() - before; got != 2000 {
+		t.Errorf("the reducer's check made %d visits, want 2,000 (1,000 shards and their 1,000 edges)", got)
+	}
+
+	const n = 2000
+	q, _ = core.New(core.Config{MaxAttempts: 1, Strategy: "dfs"})
+	for _, task := range chain(n, seed) {
+		q.Submit(task.Name, task.Deps...)
+	}
+	if got, want := q.Visits(), uint64(n*(n-1)/2); got != want {
+		t.Errorf("a %d-chain made %d visits, want n(n-1)/2 = %d", n, got, want)
+	}
+}
