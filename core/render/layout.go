@@ -1,0 +1,104 @@
+package render
+
+// Node is a task and the tasks it waits on. A dependency that names no
+// node of the graph is ignored, and so is a node's dependency on itself, a
+// repeated dependency, and every node after the first of the same name.
+type Node struct {
+	Name string
+	Deps []string
+}
+
+// Point is a position in SVG user units; y grows downward.
+type Point struct{ X, Y float64 }
+
+// Layout places every task of a graph: dependencies above dependents. All
+// positions are in SVG user units, from the top-left corner of the
+// drawing, y growing downward; every box lies within Width×Height, margins
+// included.
+type Layout struct {
+	Pos           map[string]Point // centre of each task's box, in SVG user units
+	Width, Height float64          // the drawing's size, margins included
+	NodeW, NodeH  float64          // box size
+	Layer         map[string]int   // layer of each task (0 = top: tasks with no deps)
+}
+
+// Geometry of a drawing, in SVG user units.
+const (
+	nodeW  = 136.0        // box width
+	nodeH  = 44.0         // box height
+	gapX   = 20.0         // between the boxes of a row
+	pitch  = nodeW + gapX // from one box centre to the next in a row
+	gapY   = 56.0         // between layers
+	rowGap = 20.0         // between the rows of a wrapped layer
+	margin = 20.0         // around the drawing
+	maxRow = 40           // boxes in a row; a wider layer wraps
+)
+
+// LayOut places the tasks of a graph in layers, dependencies above
+// dependents, and returns where each box goes (the package documentation
+// tells how). The nodes are expected in arrival order, which breaks ties,
+// so that a task added at the end moves no box (unless it opens a new row
+// of a layer wider than 40 boxes, which moves the layers below it down).
+// The result depends only on the nodes and their order.
+//
+// The graph is expected to be acyclic, as a queue's always is; should it
+// not be, LayOut ignores each edge that closes a cycle (found depth-first
+// from the nodes in input order) and lays out the rest.
+//
+// The complexity is O(V·maxRow + E) for V nodes and E edges, maxRow being
+// the 40 boxes of a row.
+func LayOut(nodes []Node) Layout {
+	g := newGraph(nodes)
+	p := g.place()
+	l := Layout{
+		Pos:    make(map[string]Point, len(g.names)),
+		Layer:  make(map[string]int, len(g.names)),
+		NodeW:  nodeW,
+		NodeH:  nodeH,
+		Width:  2 * margin,
+		Height: 2 * margin,
+	}
+	if len(g.names) == 0 {
+		return l
+	}
+	right := 0.0
+	for v, name := range g.names {
+		l.Pos[name] = Point{p.x[v], p.y[v]}
+		l.Layer[name] = p.layer[v]
+		right = max(right, p.x[v]+nodeW/2)
+	}
+	l.Width = right + margin
+	l.Height = p.bottom + margin
+	return l
+}
+
+// graph is the nodes with dense ids in input order.
+type graph struct {
+	names []string
+	deps  [][]int // deps[v]: the ids v waits on; known nodes only, no self, no repeats
+}
+
+func newGraph(nodes []Node) *graph {
+	g := &graph{names: make([]string, 0, len(nodes))}
+	id := make(map[string]int, len(nodes))
+	keep := make([]int, 0, len(nodes))
+	for i, n := range nodes {
+		if _, dup := id[n.Name]; dup {
+			continue
+		}
+		id[n.Name] = len(g.names)
+		g.names = append(g.names, n.Name)
+		keep = append(keep, i)
+	}
+	g.deps = make([][]int, len(g.names))
+	seen := make([]int, len(g.names)) // seen[u] == v+1: u is already a dep of v
+	for v, i := range keep {
+		for _, d := range nodes[i].Deps {
+			if u, ok := id[d]; ok && u != v && seen[u] != v+1 {
+				seen[u] = v + 1
+				g.deps[v] = append(g.deps[v], u)
+			}
+		}
+	}
+	return g
+}
