@@ -6,9 +6,10 @@ WASMDIR := site/static
 
 .PHONY: run test vet fmt wasm wq fuzz clean
 
-## run: run a built-in scenario through wq and print its trace
-run:
-	$(GO) run ./cmd/wq run core/scenario/library/diamond-redrive.dagq
+## run: build the playground and serve it on ADDR (default :8080): open http://localhost:8080
+ADDR ?= :8080
+run: wasm
+	$(GO) run ./cmd/wq serve --addr $(ADDR)
 
 ## test: vet, formatting, every test (fuzz seed corpora, golden files, examples), and the wasm build
 test: vet fmt wasm
@@ -22,7 +23,7 @@ fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-## wasm: build the playground into site/static
+## wasm: build the playground into site/static (main.wasm and wasm_exec.js, which git ignores)
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -o $(WASMDIR)/main.wasm ./wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WASMDIR)/
@@ -39,3 +40,43 @@ fuzz:
 
 clean:
 	rm -f wq $(WASMDIR)/main.wasm $(WASMDIR)/wasm_exec.js
+
+## bench: run the benchmarks COUNT times into bench/results/NAME.txt, interleaved (one pass of
+## every benchmark after another, so the runs of one benchmark are spread over time), then write
+## bench/RESULTS.md and bench/plots from it. BENCH picks benchmarks by regexp (write $$ for $);
+## BENCHTIME is per benchmark: 1x is one op, a whole graph of up to 10^6 tasks.
+## A pass of the whole suite takes about 13 minutes on a quiet 2-core machine: COUNT=10 over 2 hours.
+BENCH     ?= .
+COUNT     ?= 10
+BENCHTIME ?= 1x
+NAME      ?= $(shell date +%Y-%m-%d)
+.PHONY: bench benchstat
+bench:
+	@set -e; out=bench/results/$(NAME).txt; part="$$out.part"; pass="$$out.pass"; \
+	mkdir -p bench/results; trap 'rm -f "$$pass"' EXIT; \
+	commit=$$(git rev-parse --short HEAD); \
+	if [ -n "$$(git status --porcelain)" ]; then commit="$$commit-dirty"; fi; \
+	date=$$(date -u +%Y-%m-%dT%H:%M:%SZ); version=$$($(GO) env GOVERSION); \
+	for i in $$(seq $(COUNT)); do \
+		echo "bench: pass $$i of $(COUNT) (follow it in $$pass)" >&2; \
+		if ! $(GO) test ./bench -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -count 1 > "$$pass" 2>&1; then \
+			cat "$$pass" >&2; echo "bench: pass $$i failed; the passes before it are in $$part" >&2; exit 1; \
+		fi; \
+		if [ "$$i" = 1 ]; then \
+			{ for key in goos goarch cpu; do grep -m1 "^$$key: " "$$pass" || true; done; \
+			  echo "go: $$version"; echo "commit: $$commit"; echo "date: $$date"; \
+			  grep -m1 '^pkg: ' "$$pass" || true; } > "$$part"; \
+		fi; \
+		grep '^Benchmark' "$$pass" >> "$$part" || { echo "bench: no benchmark matches BENCH=$(BENCH)" >&2; exit 1; }; \
+	done; \
+	mv "$$part" "$$out"; echo "bench: wrote $$out" >&2; \
+	$(GO) run ./bench/report -o bench/RESULTS.md -plots bench/plots "$$out"
+
+## benchstat: benchstat's tables (strategies side by side) of the newest bench/results file, by
+## its date: line, or of BENCHFILE
+benchstat:
+	@f='$(BENCHFILE)'; \
+	if [ -z "$$f" ]; then f=$$(grep -m1 -H '^date: ' bench/results/*.txt 2>/dev/null | sort -t' ' -k2 | tail -n 1 | cut -d: -f1); fi; \
+	if [ -z "$$f" ]; then f=$$(ls -t bench/results/*.txt 2>/dev/null | head -n 1); fi; \
+	if [ -z "$$f" ]; then echo "benchstat: no bench/results/*.txt: run make bench first" >&2; exit 1; fi; \
+	echo "$$f"; $(GO) tool benchstat -table .name -col /strategy -row /shape,/n@num "$$f"

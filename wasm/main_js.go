@@ -1,43 +1,19 @@
 //go:build js && wasm
 
-// Command wasm is the dagq playground in the browser. For now it runs a
-// library scenario and shows its trace; the animated playground builds on
-// the same scenario runner.
+// Command wasm is the dagq playground in the browser: it draws a scenario
+// as a task graph and steps through it, with the READY line, the
+// dead-letter queue and the event log beside it; clicking a task or typing
+// a command adds to the script.
+//
+// It is thin on purpose: the session (stepping, appending, what the view
+// shows at a step, share links) is scenario.Session, tested natively; the
+// layout is render.LayOut. This package only draws and listens.
 package main
 
-import (
-	"bytes"
-
-	"honnef.co/go/js/dom/v2"
-
-	"github.com/dagq/dagq/core/scenario"
-)
-
 func main() {
-	doc := dom.GetWindow().Document()
-	out := doc.CreateElement("pre")
-	out.SetAttribute("id", "trace")
-	out.SetTextContent(trace("diamond-redrive"))
-	doc.QuerySelector("body").AppendChild(out)
-}
-
-// trace runs a library scenario and returns its text trace, or the error.
-func trace(name string) string {
-	e, ok := scenario.Lookup(name)
-	if !ok {
-		return "no scenario " + name
-	}
-	s, err := scenario.Parse(e.Text)
-	if err != nil {
-		return err.Error()
-	}
-	t, err := scenario.Run(s, scenario.Options{})
-	var b bytes.Buffer
-	if t != nil {
-		scenario.WriteText(&b, t)
-	}
-	if err != nil {
-		b.WriteString(err.Error())
-	}
-	return b.String()
+	a := newApp()
+	a.stateStyles()
+	a.wire()
+	a.loadURL()
+	select {}
 }

@@ -22,6 +22,7 @@ Usage:
   wq run [--json] [--strategy NAME] FILE|-   run a scenario (- reads stdin) and print its trace
   wq scenarios [NAME]                       list the built-in scenarios, or print one's text
   wq strategies                             list the cycle-check strategies, the default marked
+  wq serve [--addr HOST:PORT]               serve the browser playground (default :8080)
   wq help                                   print this text
 
 A scenario is one command a line ('#' starts a comment):
@@ -48,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return runScript(rest, stdout, stderr)
 	case "scenarios":
 		return scenarios(rest, stdout)
+	case "serve":
+		return serveCmd(rest, stdout, stderr)
 	case "strategies":
 		if len(rest) > 0 {
 			return fmt.Errorf("strategies takes no arguments")
@@ -63,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:
-		return fmt.Errorf("unknown command %q (want run, scenarios, strategies or help)", cmd)
+		return fmt.Errorf("unknown command %q (want run, scenarios, strategies, serve or help)", cmd)
 	}
 }
 

@@ -1,0 +1,768 @@
+package scenario
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/incremental"
+)
+
+// StepEnd, given as a step, means the last step, however many there are.
+const StepEnd = -1
+
+// markEvery is how many steps apart a Session keeps a copy of the board, so
+// that seeking backwards replays at most this many steps.
+const markEvery = 64
+
+// Session is a script being watched and extended, as the playground does:
+// the script's text, every step it ran (each with its events), and a cursor
+// that moves over them. Step k of n is the state after the k-th command;
+// step 0 is before the first one.
+//
+// Commands added with [Session.Append] are run and written at the end of the
+// text, so the text is always the exact record of what happened: running it
+// afresh gives the same steps.
+//
+// The board at any step is the fold of the events of the steps up to it
+// ([Board]); a Session keeps a copy every 64 steps, so moving the cursor
+// replays at most 64 steps. A Session is not safe for concurrent use.
+type Session struct {
+	text    string
+	opt     Options
+	runner  *Runner
+	steps   []Step
+	stopped *ExpectError // the failed expect that stopped the run, if any
+	nodes   []Node       // every task submitted, in arrival order
+
+	cursor int
+	board  Board   // the board at the cursor
+	marks  []Board // marks[i] is the board after step i*markEvery
+	end    Board   // the board after the last step
+}
+
+// Node is a task of a session's graph: its name, what it waits on (as
+// submitted, duplicates dropped) and the step that submitted it.
+type Node struct {
+	Task string
+	Deps []string
+	Step int
+}
+
+// DLQEntry is an entry of the dead-letter queue as the playground shows it.
+type DLQEntry struct {
+	Task   string
+	State  core.State // DEAD or BLOCKED
+	Reason string     // "failed after N attempts: ERR" or "blocked by ROOT"
+	Root   string     // BLOCKED: the dead task upstream; "" for DEAD
+	Blocks int        // DEAD: how many BLOCKED tasks name it as their root
+}
+
+// LogEntry is one line of a session's log: an event, or what a step that
+// changed no state did.
+type LogEntry struct {
+	Step int    // the step, 1-based
+	Line int    // the command's line in the script
+	Kind string // the event kind ("submitted", "blocked", …), or "error" or "note"
+	Task string // the task the line is about; "" if none
+	Text string // e.g. "b PENDING → BLOCKED: blocked by a"
+}
+
+// NewSession parses a script and runs it with opt, the cursor at step 0.
+// It fails with a [*SyntaxError] for a script that does not parse and with
+// an error for an unknown strategy. A failed expect stops the run, as in
+// [Run]: the steps end with it and [Session.Stopped] returns the
+// [*ExpectError].
+//
+// The cost is O(s + e + t·s/64) for s steps with e events in all over t
+// tasks.
+func NewSession(text string, opt Options) (*Session, error) {
+	script, err := Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewRunner(script, opt)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{text: text, opt: opt, runner: r}
+	s.marks = []Board{{}}
+	for _, c := range script.Commands {
+		st := r.Exec(c)
+		s.record(st)
+		if c.Op == OpExpect && !st.OK {
+			s.stopped = &ExpectError{Line: c.Line, Col: c.Col, Task: c.Task, Want: c.Want, Got: st.State}
+			break
+		}
+	}
+	return s, nil
+}
+
+// record appends a step that was run, keeping the end board, the marks and
+// the graph up to date.
+func (s *Session) record(st Step) {
+	s.steps = append(s.steps, st)
+	k := len(s.steps)
+	for _, e := range st.Events {
+		s.end.Apply(e)
+		if e.Kind == core.EventSubmitted {
+			s.nodes = append(s.nodes, Node{Task: e.Task, Deps: slices.Clone(e.Deps), Step: k})
+		}
+	}
+	if k%markEvery == 0 {
+		s.marks = append(s.marks, s.end.clone())
+	}
+}
+
+// Text returns the script: the text the session was made from, followed by
+// every command appended since, one canonical line each.
+func (s *Session) Text() string { return s.text }
+
+// Strategy returns the cycle-check strategy the session runs with.
+func (s *Session) Strategy() string { return s.runner.Queue().Strategy() }
+
+// Attempts returns the max attempts of the session's queue.
+func (s *Session) Attempts() int { return s.runner.Queue().MaxAttempts() }
+
+// Options returns the options the session runs with.
+func (s *Session) Options() Options { return s.opt }
+
+// Stopped returns the [*ExpectError] of a failed expect that stopped the
+// run, or nil if every command ran.
+func (s *Session) Stopped() error {
+	if s.stopped == nil {
+		return nil
+	}
+	return s.stopped
+}
+
+// Len returns n, the number of steps: one per command run.
+func (s *Session) Len() int { return len(s.steps) }
+
+// Cursor returns k, the step shown: 0 before the first command, Len after
+// the last.
+func (s *Session) Cursor() int { return s.cursor }
+
+// Step returns the k-th step, 1 ≤ k ≤ Len.
+func (s *Session) Step(k int) Step { return s.steps[k-1] }
+
+// Seek moves the cursor to step k, clamped to 0…Len; [StepEnd] means Len.
+// It returns the new cursor. Moving forward applies the events of the steps
+// in between; moving back replays at most 64 steps from a kept board.
+func (s *Session) Seek(k int) int {
+	n := len(s.steps)
+	if k == StepEnd || k > n {
+		k = n
+	}
+	k = max(k, 0)
+	switch {
+	case k == s.cursor:
+	case k == n:
+		s.board = s.end.clone()
+	case k > s.cursor && k-s.cursor <= markEvery:
+		s.apply(s.cursor, k)
+	default:
+		m := k / markEvery
+		s.board = s.marks[m].clone()
+		s.apply(m*markEvery, k)
+	}
+	s.cursor = k
+	return k
+}
+
+// apply folds the events of steps from+1…to into the board at the cursor.
+func (s *Session) apply(from, to int) {
+	for _, st := range s.steps[from:to] {
+		for _, e := range st.Events {
+			s.board.Apply(e)
+		}
+	}
+}
+
+// Forward moves the cursor one step on; false, not moving, at the end.
+func (s *Session) Forward() bool {
+	if s.cursor >= len(s.steps) {
+		return false
+	}
+	s.Seek(s.cursor + 1)
+	return true
+}
+
+// Back moves the cursor one step back; false, not moving, at step 0.
+func (s *Session) Back() bool {
+	if s.cursor == 0 {
+		return false
+	}
+	s.Seek(s.cursor - 1)
+	return true
+}
+
+// Append adds one command at the end of the script and runs it; the cursor
+// moves to the end. cmd is one line of the language (a comment is dropped);
+// the text grows by its canonical form ([Command.String]) on a line of its
+// own, so that the text stays the exact record of the run:
+//
+//   - a command the queue refuses (a cyclic submit, completing a task that is
+//     not RUNNING, …) is recorded as a refused step, as in a script run, and
+//     Append returns nil;
+//   - a line that does not parse, or that breaks a rule of the script (an
+//     attempts line after a submit), changes nothing and returns a
+//     [*SyntaxError] whose line is 1 and whose column is within cmd;
+//   - an expect that does not hold changes nothing and returns the
+//     [*ExpectError] (in a script it would stop the run; here it only
+//     answers);
+//   - after a failed expect stopped the run, nothing more can be appended
+//     until the script is fixed: Append returns an error.
+//
+// An attempts or strategy line, allowed only before the first submit, makes
+// the queue anew from the whole text. The cost is O(len(text)) to check the
+// script, plus the command's own cost.
+func (s *Session) Append(cmd string) error {
+	if strings.ContainsAny(cmd, "\n\r") {
+		return &SyntaxError{Line: 1, Col: 1 + strings.IndexAny(cmd, "\n\r"), Msg: "one command at a time: the line holds a line break"}
+	}
+	one, err := Parse(cmd)
+	if err != nil {
+		return err
+	}
+	if len(one.Commands) == 0 {
+		return &SyntaxError{Line: 1, Col: 1, Msg: "no command (want " + orList(opNames[1:]) + ")"}
+	}
+	c := one.Commands[0]
+	if s.stopped != nil {
+		return fmt.Errorf("scenario: the run stopped at line %d (%s); fix the script before adding commands", s.stopped.Line, s.stopped.describe())
+	}
+	text := s.text
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	text += c.String() + "\n"
+	script, err := Parse(text)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			return &SyntaxError{Line: 1, Col: c.Col, Msg: se.Msg}
+		}
+		return err
+	}
+	if c.Op == OpAttempts || c.Op == OpStrategy {
+		fresh, err := NewSession(text, s.opt)
+		if err != nil {
+			return err
+		}
+		*s = *fresh
+		s.Seek(StepEnd)
+		return nil
+	}
+	c = script.Commands[len(script.Commands)-1]
+	if c.Op == OpExpect {
+		if got, _ := s.runner.Queue().Status(c.Task); got != c.Want {
+			return &ExpectError{Line: c.Line, Col: c.Col, Task: c.Task, Want: c.Want, Got: got}
+		}
+	}
+	s.text = text
+	s.record(s.runner.Exec(c))
+	s.Seek(StepEnd)
+	return nil
+}
+
+// SetStrategy runs the script again with another cycle-check strategy
+// ("" for the script's own), keeping the cursor. Only the visit counts can
+// differ: every strategy finds the same cycles.
+func (s *Session) SetStrategy(name string) error {
+	opt := s.opt
+	opt.Strategy = name
+	fresh, err := NewSession(s.text, opt)
+	if err != nil {
+		return err
+	}
+	k := s.cursor
+	*s = *fresh
+	s.Seek(k)
+	return nil
+}
+
+// Board returns a copy of the board at the cursor.
+func (s *Session) Board() *Board {
+	b := s.board.clone()
+	return &b
+}
+
+// State returns the state of a task at the cursor; "" if not submitted by
+// then.
+func (s *Session) State(task string) core.State { return s.board.State(task) }
+
+// States returns the state of every task submitted by the cursor.
+func (s *Session) States() map[string]core.State { return s.board.States() }
+
+// Ready returns the READY line at the cursor, front first.
+func (s *Session) Ready() []string { return s.board.Ready() }
+
+// DLQ returns the dead-letter queue at the cursor, in the order tasks
+// entered it, with how many tasks each DEAD task blocks.
+//
+// The cost is O(entries).
+func (s *Session) DLQ() []DLQEntry {
+	dl := s.board.DeadLetters()
+	out := make([]DLQEntry, len(dl))
+	blocks := make(map[string]int)
+	for i, d := range dl {
+		out[i] = DLQEntry{Task: d.Task, State: s.board.State(d.Task), Reason: d.Reason}
+		if root, ok := strings.CutPrefix(d.Reason, "blocked by "); ok && out[i].State == core.Blocked {
+			out[i].Root = root
+			blocks[root]++
+		}
+	}
+	for i := range out {
+		if out[i].State == core.Dead {
+			out[i].Blocks = blocks[out[i].Task]
+		}
+	}
+	return out
+}
+
+// Graph returns the tasks submitted by the cursor, in arrival order, with
+// what they wait on.
+func (s *Session) Graph() []Node { return s.GraphAt(s.cursor) }
+
+// GraphAt returns the tasks submitted by step k, in arrival order;
+// [StepEnd] gives every task the script submits.
+func (s *Session) GraphAt(k int) []Node {
+	if k == StepEnd {
+		k = len(s.steps)
+	}
+	n, _ := slices.BinarySearchFunc(s.nodes, k+1, func(nd Node, k int) int { return nd.Step - k })
+	return s.nodes[:n:n]
+}
+
+// Cycle returns the cycle a submit of step k was refused for, first and
+// last the submitted task; nil if step k is not a submit refused by a
+// cycle.
+func (s *Session) Cycle(k int) []string {
+	if k < 1 || k > len(s.steps) {
+		return nil
+	}
+	for _, e := range s.steps[k-1].Events {
+		if e.Kind == core.EventRejected && len(e.Path) > 0 {
+			return e.Path
+		}
+	}
+	return nil
+}
+
+// Visits returns the edges the cycle check examined for the submit of
+// step k; false if step k is not a submit.
+func (s *Session) Visits(k int) (uint64, bool) {
+	if k < 1 || k > len(s.steps) || s.steps[k-1].Command.Op != OpSubmit {
+		return 0, false
+	}
+	var v uint64
+	for _, e := range s.steps[k-1].Events {
+		if e.Kind == core.EventSubmitted || e.Kind == core.EventRejected {
+			v += e.Visits
+		}
+	}
+	return v, true
+}
+
+// Log returns the log up to the cursor, oldest first: every event, and a
+// line for each step that changed no state (a refused operation, a next
+// with nothing READY, an expect that held). It keeps the last limit lines
+// (all if limit ≤ 0) and says how many earlier ones it left out.
+//
+// The cost is O(lines returned + steps looked at).
+func (s *Session) Log(limit int) (lines []LogEntry, omitted int) {
+	total := 0
+	for k := 1; k <= s.cursor; k++ {
+		total += max(1, len(s.steps[k-1].Events))
+	}
+	if limit <= 0 || limit > total {
+		limit = total
+	}
+	omitted = total - limit
+	lines = make([]LogEntry, 0, limit)
+	skip := omitted
+	for k := 1; k <= s.cursor; k++ {
+		st := s.steps[k-1]
+		n := max(1, len(st.Events))
+		if skip >= n {
+			skip -= n
+			continue
+		}
+		all := s.stepLog(k, st)
+		lines = append(lines, all[skip:]...)
+		skip = 0
+	}
+	return lines, omitted
+}
+
+// stepLog returns the log lines of step k.
+func (s *Session) stepLog(k int, st Step) []LogEntry {
+	c := st.Command
+	line := func(kind, task, text string) LogEntry {
+		return LogEntry{Step: k, Line: c.Line, Kind: kind, Task: task, Text: text}
+	}
+	if len(st.Events) > 0 {
+		out := make([]LogEntry, len(st.Events))
+		for i, e := range st.Events {
+			out[i] = line(e.Kind.String(), e.Task, e.String())
+		}
+		return out
+	}
+	switch {
+	case !st.OK:
+		return []LogEntry{line("error", c.Task, c.String()+": "+st.Err)}
+	case c.Op == OpNext:
+		return []LogEntry{line("note", "", "next: nothing READY, handed out nothing")}
+	case c.Op == OpExpect:
+		return []LogEntry{line("note", c.Task, "expect: "+c.Task+" is "+string(st.State))}
+	case c.Op == OpAttempts:
+		return []LogEntry{line("note", "", "a task gets at most "+plural(s.Attempts(), "attempt"))}
+	case c.Op == OpStrategy:
+		return []LogEntry{line("note", "", "cycles are checked with "+s.Strategy())}
+	}
+	return []LogEntry{line("note", c.Task, c.String())}
+}
+
+// clone returns a copy of the board that shares nothing with it.
+func (b *Board) clone() Board {
+	return Board{
+		tasks:  slices.Clone(b.tasks),
+		states: maps.Clone(b.states),
+		ready:  slices.Clone(b.ready[b.head:]),
+		dlq:    slices.Clone(b.dlq),
+	}
+}
+
+// Link is what a playground address says, in its query (?…) or its
+// fragment (#…): a library scenario or a shared script, the step to show,
+// whether the page is embedded, and the strategy.
+type Link struct {
+	Scenario  string // scenario=NAME: a library scenario
+	Script    string // script=BASE64URL: the script text, when HasScript
+	HasScript bool
+	Step      int // step=N or step=end (StepEnd), when HasStep
+	HasStep   bool
+	Embed     bool   // embed=1: show only the drawing and the timeline
+	Strategy  string // strategy=NAME: the cycle check to run with
+}
+
+// EncodeShare returns the fragment of a link that shows script at step
+// ([StepEnd] for the end): "#script=<base64url of the text, no
+// padding>&step=N".
+func EncodeShare(script string, step int) string {
+	return Link{Script: script, HasScript: true, Step: step, HasStep: true}.Fragment()
+}
+
+// Fragment returns the link as a fragment, "#script=…&step=…", followed by
+// "&strategy=NAME" and "&embed=1" when set. A link without a script names
+// its scenario instead.
+func (l Link) Fragment() string {
+	var b strings.Builder
+	add := func(k, v string) {
+		if b.Len() == 0 {
+			b.WriteByte('#')
+		} else {
+			b.WriteByte('&')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(v)
+	}
+	switch {
+	case l.HasScript:
+		add("script", base64.RawURLEncoding.EncodeToString([]byte(l.Script)))
+	case l.Scenario != "":
+		add("scenario", url.QueryEscape(l.Scenario))
+	}
+	if l.HasStep {
+		if l.Step == StepEnd {
+			add("step", "end")
+		} else {
+			add("step", strconv.Itoa(l.Step))
+		}
+	}
+	if l.Strategy != "" {
+		add("strategy", url.QueryEscape(l.Strategy))
+	}
+	if l.Embed {
+		add("embed", "1")
+	}
+	return b.String()
+}
+
+// ParseLink reads the parameters of a playground address from its query
+// and its fragment, with or without their leading ? and #; a parameter in
+// the fragment wins over the same one in the query. It understands
+// scenario=NAME, script=BASE64URL, step=N|end, embed=1 and strategy=NAME,
+// and ignores any other. A script wins over a scenario.
+//
+// It fails, naming the parameter, on a script that is not base64url, a step
+// that is neither a whole number nor "end", an embed that is not 0 or 1,
+// an unknown strategy or an unknown scenario.
+func ParseLink(query, fragment string) (Link, error) {
+	var l Link
+	params := map[string]string{}
+	for _, part := range []string{strings.TrimPrefix(query, "?"), strings.TrimPrefix(fragment, "#")} {
+		v, err := url.ParseQuery(part)
+		if err != nil {
+			return Link{}, fmt.Errorf("scenario: link: %v", err)
+		}
+		for k, vs := range v {
+			params[k] = vs[len(vs)-1]
+		}
+	}
+	if v, ok := params["script"]; ok {
+		data, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(v, "="))
+		if err != nil {
+			return Link{}, fmt.Errorf("scenario: link: script is not base64url: %v", err)
+		}
+		l.Script, l.HasScript = string(data), true
+	}
+	if v, ok := params["scenario"]; ok && !l.HasScript {
+		if _, found := Lookup(v); !found {
+			var names []string
+			for _, e := range Library() {
+				names = append(names, e.Name)
+			}
+			return Link{}, fmt.Errorf("scenario: link: no scenario %q (want %s)", v, orList(names))
+		}
+		l.Scenario = v
+	}
+	if v, ok := params["step"]; ok {
+		l.HasStep = true
+		if v == "end" {
+			l.Step = StepEnd
+		} else if n, err := strconv.Atoi(v); err == nil && n >= 0 && strings.TrimLeft(v, "0123456789") == "" {
+			l.Step = n
+		} else {
+			return Link{}, fmt.Errorf("scenario: link: step must be a whole number or end, got %q", v)
+		}
+	}
+	if v, ok := params["embed"]; ok {
+		switch v {
+		case "1", "true", "":
+			l.Embed = true
+		case "0", "false":
+		default:
+			return Link{}, fmt.Errorf("scenario: link: embed must be 1 or 0, got %q", v)
+		}
+	}
+	if v, ok := params["strategy"]; ok && v != "" {
+		if !slices.Contains(incremental.Names(), v) {
+			return Link{}, fmt.Errorf("scenario: link: unknown strategy %q (want %s)", v, orList(incremental.Names()))
+		}
+		l.Strategy = v
+	}
+	return l, nil
+}
+
+// Explain describes step k in one sentence, for a caption under the
+// drawing: what the command did and what followed from it, e.g. "a is DEAD
+// after 3 attempts (connection reset); blocked downstream, nearest first:
+// b, c, d". Step 0 says how many steps there are.
+func (s *Session) Explain(k int) string {
+	if k <= 0 || k > len(s.steps) {
+		switch n := len(s.steps); n {
+		case 0:
+			return "The script has no commands yet."
+		default:
+			return "Nothing has run yet: " + plural(n, "command") + " to step through."
+		}
+	}
+	st := s.steps[k-1]
+	c := st.Command
+	byKind := func(kind core.EventKind) []string {
+		var out []string
+		for _, e := range st.Events {
+			if e.Kind == kind {
+				out = append(out, e.Task)
+			}
+		}
+		return out
+	}
+	if !st.OK {
+		if c.Op == OpExpect {
+			return "expect failed: " + st.Err + "; the run stops here."
+		}
+		return c.String() + " is refused: " + st.Err + ". Nothing changed."
+	}
+	switch c.Op {
+	case OpAttempts:
+		return "A task gets at most " + plural(s.Attempts(), "attempt") + "."
+	case OpStrategy:
+		return "Cycles are checked with " + s.Strategy() + "."
+	case OpExpect:
+		return "expect holds: " + c.Task + " is " + string(st.State) + "."
+	case OpNext:
+		if st.Task == "" {
+			return "next hands out nothing: no task is READY."
+		}
+		for _, e := range st.Events {
+			if e.Kind == core.EventStarted {
+				return "next hands out " + e.Task + ", the front of the READY line (attempt " + strconv.Itoa(e.Attempt) + " of " + strconv.Itoa(s.Attempts()) + ")."
+			}
+		}
+	case OpComplete:
+		out := c.Task + " SUCCEEDED."
+		if ready := byKind(core.EventReady); len(ready) > 0 {
+			out += " Its last dependency done, " + nameList(ready) + " " + isAre(len(ready)) + " READY."
+		}
+		return out
+	case OpFail:
+		for _, e := range st.Events {
+			switch e.Kind {
+			case core.EventRetried:
+				out := c.Task + " failed attempt " + strconv.Itoa(e.Attempt) + " of " + strconv.Itoa(s.Attempts())
+				if e.Reason != "" {
+					out += " (" + e.Reason + ")"
+				}
+				out += ": READY again at the back of the line"
+				if ahead := s.BoardAt(k).Ready(); len(ahead) > 1 {
+					out += ", behind " + nameList(ahead[:len(ahead)-1])
+				}
+				return out + "."
+			case core.EventDead:
+				out := c.Task + " is DEAD: " + e.Reason + "."
+				if blocked := byKind(core.EventBlocked); len(blocked) > 0 {
+					out += " Blocked downstream, nearest first: " + nameList(blocked) + "."
+				}
+				return out
+			}
+		}
+	case OpSubmit:
+		for _, e := range st.Events {
+			if e.Kind != core.EventSubmitted {
+				continue
+			}
+			out := c.Task + " arrives " + string(e.To)
+			switch {
+			case e.To == core.Blocked:
+				out += " (" + e.Reason + ")"
+			case len(e.Deps) > 0:
+				out += ", waiting on " + nameList(e.Deps)
+			}
+			out += "."
+			if blocked := byKind(core.EventBlocked); len(blocked) > 0 {
+				out += " Waiting on it, " + nameList(blocked) + " " + isAre(len(blocked)) + " blocked too, nearest first."
+			}
+			return out + " The cycle check examined " + plural(int(e.Visits), "edge") + "."
+		}
+	case OpRedrive:
+		out := c.Task + " is redriven: READY with fresh attempts."
+		if freed := byKind(core.EventUnblocked); len(freed) > 0 {
+			out += " Released: " + nameList(freed) + "."
+		}
+		if kept := byKind(core.EventRerooted); len(kept) > 0 {
+			out += " Still blocked by another dead task: " + nameList(kept) + "."
+		}
+		return out
+	}
+	return c.String() + "."
+}
+
+// BoardAt returns a new board of the state after step k (0…Len, or
+// [StepEnd]). The cost is that of seeking there and back.
+func (s *Session) BoardAt(k int) *Board {
+	back := s.cursor
+	s.Seek(k)
+	b := s.Board()
+	s.Seek(back)
+	return b
+}
+
+// nameList joins names with commas, eight at most: "a, b and 3 more".
+func nameList(names []string) string {
+	const most = 8
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:most], ", ") + " and " + strconv.Itoa(len(names)-most) + " more"
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// About returns what a library scenario's opening comment says after its
+// title: the comment lines up to the first line that is not a comment,
+// without their "#", paragraphs joined into lines and separated by blank
+// lines. It is "" for a script that does not open with a comment.
+func About(text string) string {
+	var paras []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			paras = append(paras, strings.Join(cur, " "))
+			cur = nil
+		}
+	}
+	for i, line := range strings.Split(text, "\n") {
+		body, ok := strings.CutPrefix(strings.TrimSpace(line), "#")
+		if !ok {
+			break
+		}
+		if i == 0 {
+			continue // the title
+		}
+		body = strings.TrimSpace(body)
+		if body == "" {
+			flush()
+			continue
+		}
+		cur = append(cur, body)
+	}
+	flush()
+	// The generated scenarios end their comment with how they were made;
+	// that is for their maintainers.
+	paras = slices.DeleteFunc(paras, func(p string) bool { return strings.HasPrefix(p, "Generated by") })
+	return strings.Join(paras, "\n\n")
+}
+
+// EditorOffset returns where line and col (1-based, as in a
+// [SyntaxError]) fall in text, counted in UTF-16 code units as a browser's
+// text field counts them: the offset to select. A column past the end of
+// its line gives the line's end; a line past the end, the text's end.
+func EditorOffset(text string, line, col int) int {
+	off := 0
+	for i, l := range strings.Split(text, "\n") {
+		if i+1 < line {
+			off += utf16Len(l) + 1
+			continue
+		}
+		c := 1
+		for _, r := range l {
+			if c >= col {
+				break
+			}
+			off += utf16Width(r)
+			c++
+		}
+		return off
+	}
+	return utf16Len(text)
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16Width(r)
+	}
+	return n
+}
+
+func utf16Width(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}

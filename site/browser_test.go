@@ -1,0 +1,243 @@
+package site_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// The browser tests drive Debian's chromium, headless, against a real
+// `wq serve` built from this tree, with the playground's wasm built first.
+// They share one server and one browser; each test has its own tab.
+
+var browser struct {
+	once    sync.Once
+	err     error
+	base    string // http://127.0.0.1:PORT
+	alloc   context.Context
+	cleanup []func()
+}
+
+// playground returns a fresh tab and the server's base URL. The tab's
+// console errors and uncaught exceptions fail the test when it ends.
+func playground(t testing.TB) (context.Context, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser tests do not run with -short")
+	}
+	browser.once.Do(startBrowser)
+	if browser.err != nil {
+		t.Fatal(browser.err)
+	}
+	ctx, cancel := chromedp.NewContext(browser.alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	// Open the tab before subscribing to its events.
+	if err := chromedp.Do(ctx); err != nil {
+		cancelTimeout()
+		cancel()
+		t.Fatalf("open a tab: %v", err)
+	}
+	consoleEvents := chromedp.Events(ctx, runtime.ConsoleAPICalled)
+	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
+	var mu sync.Mutex
+	var problems []string
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for ev, err := range consoleEvents {
+			if err != nil {
+				return
+			}
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				mu.Lock()
+				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
+				mu.Unlock()
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for ev, err := range exceptions {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			problems = append(problems, "uncaught: "+ev.ExceptionDetails.Text+" "+exceptionDescription(ev))
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancel()
+		wg.Wait()
+		for _, p := range problems {
+			t.Errorf("the page logged an error: %s", p)
+		}
+	})
+	return ctx, browser.base
+}
+
+func exceptionDescription(ev runtime.EventExceptionThrown) string {
+	if ev.ExceptionDetails.Exception != nil {
+		return ev.ExceptionDetails.Exception.Description
+	}
+	return ""
+}
+
+// startBrowser builds the playground and wq, starts `wq serve` on a free
+// loopback port, and starts chromium.
+func startBrowser() {
+	fail := func(err error) { browser.err = err }
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		fail(errors.New("the browser tests need Debian's chromium: apt-get install chromium (make test installs it when run as root)"))
+		return
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		fail(err)
+		return
+	}
+	tmp, err := os.MkdirTemp("", "dagq-browser-")
+	if err != nil {
+		fail(err)
+		return
+	}
+	browser.cleanup = append(browser.cleanup, func() { os.RemoveAll(tmp) })
+
+	// The wasm must be built before wq, which embeds site/static.
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		fail(fmt.Errorf("go env GOROOT: %v", err))
+		return
+	}
+	steps := [][]string{
+		{"go", "build", "-o", "site/static/main.wasm", "./wasm"},
+		{"cp", filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), "site/static/"},
+		{"go", "build", "-o", filepath.Join(tmp, "wq"), "./cmd/wq"},
+	}
+	for i, s := range steps {
+		cmd := exec.Command(s[0], s[1:]...)
+		cmd.Dir = root
+		cmd.Env = os.Environ()
+		if i == 0 {
+			cmd.Env = append(cmd.Env, "GOOS=js", "GOARCH=wasm")
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fail(fmt.Errorf("%s: %v\n%s", strings.Join(s, " "), err, out))
+			return
+		}
+	}
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fail(err)
+		return
+	}
+	addr := l.Addr().String()
+	l.Close()
+	server := exec.Command(filepath.Join(tmp, "wq"), "serve", "--addr", addr)
+	server.Stdout, server.Stderr = os.Stderr, os.Stderr
+	if err := server.Start(); err != nil {
+		fail(err)
+		return
+	}
+	browser.cleanup = append(browser.cleanup, func() { server.Process.Kill(); server.Wait() })
+	browser.base = "http://" + addr
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		resp, err := http.Get(browser.base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			fail(fmt.Errorf("wq serve did not answer /healthz on %s: %v", addr, err))
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox, // the tests run as root in CI
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.WindowSize(1280, 900),
+	)
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	browser.alloc = alloc
+	browser.cleanup = append(browser.cleanup, cancel)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for i := len(browser.cleanup) - 1; i >= 0; i-- {
+		browser.cleanup[i]()
+	}
+	os.Exit(code)
+}
+
+// open navigates to path and waits until the playground has drawn.
+func open(t testing.TB, ctx context.Context, base, path string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+path)); err != nil {
+		t.Fatalf("navigate %s: %v", path, err)
+	}
+	waitFor(t, ctx, `document.body.dataset.ready === "1"`)
+}
+
+// waitFor polls a JavaScript condition until it is true.
+func waitFor(t testing.TB, ctx context.Context, cond string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
+		t.Fatalf("waiting for %s: %v", cond, err)
+	}
+}
+
+// eval returns the value of a JavaScript expression.
+func eval[T any](t testing.TB, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// states returns the drawn state of every task.
+func states(t testing.TB, ctx context.Context) map[string]string {
+	t.Helper()
+	return eval[map[string]string](t, ctx, `Object.fromEntries(Array.from(
+		document.querySelectorAll('#graph g[data-task]'), g => [g.dataset.task, g.dataset.state]))`)
+}
+
+func click(t testing.TB, ctx context.Context, sel string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
+		t.Fatalf("click %s: %v", sel, err)
+	}
+}

@@ -1,0 +1,392 @@
+package site
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"html"
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dagq/dagq/core/scenario"
+)
+
+// embedded holds static/: the page, its style and script, and, once `make
+// wasm` has run, main.wasm and wasm_exec.js (which git ignores).
+//
+//go:embed static
+var embedded embed.FS
+
+// MaxScript is the largest script POST /api/run accepts, in bytes.
+const MaxScript = 1 << 20
+
+// Options configures the handler.
+type Options struct {
+	// Static is the tree of static files, index.html at its root; nil means
+	// the files embedded from static/.
+	Static fs.FS
+}
+
+// New returns the handler of the whole site: the static files and the API
+// (see the package documentation for the routes).
+func New(opt Options) http.Handler {
+	files := opt.Static
+	if files == nil {
+		sub, err := fs.Sub(embedded, "static")
+		if err != nil {
+			panic("site: " + err.Error())
+		}
+		files = sub
+	}
+	h := &handler{files: files, assets: make(map[string]*asset)}
+	mux := http.NewServeMux()
+	h.mux = mux
+	mux.HandleFunc("GET /healthz", h.healthz)
+	mux.HandleFunc("GET /api/scenarios", h.scenarios)
+	mux.HandleFunc("GET /api/scenarios/{name}", h.scenario)
+	mux.HandleFunc("POST /api/run", h.run)
+	mux.HandleFunc("/api/", apiFallback)
+	mux.HandleFunc("/", h.static)
+	// Compress the largest file before anyone asks for it.
+	go func() {
+		if a, err := h.asset("main.wasm"); err == nil {
+			a.gzipped()
+		}
+	}()
+	return h
+}
+
+type handler struct {
+	mux    *http.ServeMux
+	files  fs.FS
+	mu     sync.Mutex
+	assets map[string]*asset // by file name, loaded on first request
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// asset is a static file ready to serve: read, hashed and, on first demand,
+// compressed once.
+type asset struct {
+	data     []byte
+	ctype    string
+	etag     string
+	compress bool // worth gzip-compressing
+
+	gzOnce sync.Once
+	gz     []byte
+}
+
+// contentTypes maps the extensions of the site's files to their types.
+// The mime package is not used: it reads the system's tables.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".wasm": "application/wasm",
+	".json": "application/json",
+	".svg":  "image/svg+xml",
+	".txt":  "text/plain; charset=utf-8",
+	".png":  "image/png",
+	".ico":  "image/x-icon",
+}
+
+// notBuilt lists the files `make wasm` makes; without them the page cannot
+// start, and the site says so.
+var notBuilt = []string{"main.wasm", "wasm_exec.js"}
+
+// security headers of every HTML page. The playground is meant to be
+// embedded, so any site may frame it.
+const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *"
+
+func (h *handler) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, "ok\n")
+}
+
+// static serves the files; / is index.html.
+func (h *handler) static(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		page(w, http.StatusMethodNotAllowed, "Method not allowed", html.EscapeString(r.Method)+" is not allowed here: the site's pages are read with GET.")
+		return
+	}
+	name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+	if name == "" {
+		name = "index.html"
+	}
+	if !h.built() && (name == "index.html" || isBuildOutput(name)) {
+		page(w, http.StatusServiceUnavailable, "The playground is not built yet",
+			"main.wasm and wasm_exec.js are made by <code>make wasm</code> (or <code>make run</code>, which builds them and starts the server). Run it, then reload this page.")
+		return
+	}
+	a, err := h.asset(name)
+	if err != nil {
+		page(w, http.StatusNotFound, "Not found", "There is no <code>"+html.EscapeString("/"+name)+"</code> here. The playground is at <a href=\"/\">/</a>.")
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", a.ctype)
+	hd.Set("X-Content-Type-Options", "nosniff")
+	// Names carry no version, so caches revalidate each time (a 304 when
+	// the ETag still matches).
+	hd.Set("Cache-Control", "no-cache")
+	if strings.HasPrefix(a.ctype, "text/html") {
+		hd.Set("Content-Security-Policy", csp)
+	}
+	data, etag := a.data, a.etag
+	if a.compress {
+		hd.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			data = a.gzipped()
+			etag = strings.TrimSuffix(a.etag, `"`) + `.gz"`
+			hd.Set("Content-Encoding", "gzip")
+		}
+	}
+	hd.Set("ETag", etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+}
+
+// isBuildOutput reports whether name is made by `make wasm`.
+func isBuildOutput(name string) bool {
+	for _, f := range notBuilt {
+		if name == f {
+			return true
+		}
+	}
+	return false
+}
+
+// built reports whether the files `make wasm` makes are there.
+func (h *handler) built() bool {
+	for _, f := range notBuilt {
+		if _, err := fs.Stat(h.files, f); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// asset returns the file name, loading it on first use.
+func (h *handler) asset(name string) (*asset, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if a, ok := h.assets[name]; ok {
+		return a, nil
+	}
+	if !fs.ValidPath(name) {
+		return nil, fs.ErrNotExist
+	}
+	if st, err := fs.Stat(h.files, name); err != nil || st.IsDir() {
+		return nil, fs.ErrNotExist
+	}
+	data, err := fs.ReadFile(h.files, name)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	ctype, ok := contentTypes[path.Ext(name)]
+	if !ok {
+		ctype = "application/octet-stream"
+	}
+	a := &asset{
+		data:     data,
+		ctype:    ctype,
+		etag:     `"` + hex.EncodeToString(sum[:12]) + `"`,
+		compress: !strings.HasPrefix(ctype, "image/png") && !strings.HasPrefix(ctype, "application/octet-stream"),
+	}
+	h.assets[name] = a
+	return a, nil
+}
+
+// gzipped returns the file compressed, compressing it on the first call.
+func (a *asset) gzipped() []byte {
+	a.gzOnce.Do(func() {
+		var b bytes.Buffer
+		// The default level: level 9 is four times slower for 1% less.
+		zw, _ := gzip.NewWriterLevel(&b, gzip.DefaultCompression)
+		zw.Write(a.data)
+		zw.Close()
+		a.gz = b.Bytes()
+	})
+	return a.gz
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding allows gzip
+// (named, or *, with a q above 0).
+func acceptsGzip(r *http.Request) bool {
+	for _, field := range r.Header.Values("Accept-Encoding") {
+		for part := range strings.SplitSeq(field, ",") {
+			coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+			coding = strings.ToLower(strings.TrimSpace(coding))
+			if coding != "gzip" && coding != "x-gzip" && coding != "*" {
+				continue
+			}
+			q := 1.0
+			for p := range strings.SplitSeq(params, ";") {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+					if f, err := strconv.ParseFloat(v, 64); err == nil {
+						q = f
+					}
+				}
+			}
+			if q > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// page writes a small HTML page for an error.
+func page(w http.ResponseWriter, code int, title, body string) {
+	hd := w.Header()
+	hd.Set("Content-Type", "text/html; charset=utf-8")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Content-Security-Policy", csp)
+	w.WriteHeader(code)
+	io.WriteString(w, `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>dagq — `+html.EscapeString(title)+`</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#222}code{background:#f2f2f2;padding:.1em .3em;border-radius:3px}</style>
+</head><body><h1>`+html.EscapeString(title)+`</h1><p>`+body+`</p></body></html>
+`)
+}
+
+// apiFallback answers what no API route matched: a wrong method on a known
+// path (405, with Allow) or an unknown path (404), in JSON.
+func apiFallback(w http.ResponseWriter, r *http.Request) {
+	allow := ""
+	switch p := r.URL.Path; {
+	case p == "/api/run":
+		allow = "POST"
+	case p == "/api/scenarios" || strings.HasPrefix(p, "/api/scenarios/") && !strings.Contains(p[len("/api/scenarios/"):], "/"):
+		allow = "GET, HEAD"
+	}
+	if allow == "" {
+		jsonError(w, http.StatusNotFound, "no such API: "+r.URL.Path)
+		return
+	}
+	w.Header().Set("Allow", allow)
+	jsonError(w, http.StatusMethodNotAllowed, r.Method+" is not allowed on "+r.URL.Path+" (allowed: "+allow+")")
+}
+
+// scenarioInfo is an entry of GET /api/scenarios.
+type scenarioInfo struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+}
+
+func (h *handler) scenarios(w http.ResponseWriter, r *http.Request) {
+	lib := scenario.Library()
+	out := make([]scenarioInfo, len(lib))
+	for i, e := range lib {
+		out[i] = scenarioInfo{Name: e.Name, Title: e.Title}
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (h *handler) scenario(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	e, ok := scenario.Lookup(name)
+	if !ok {
+		jsonError(w, http.StatusNotFound, "no scenario "+strconv.Quote(name))
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/plain; charset=utf-8")
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	sum := sha256.Sum256([]byte(e.Text))
+	hd.Set("ETag", `"`+hex.EncodeToString(sum[:12])+`"`)
+	http.ServeContent(w, r, "", time.Time{}, strings.NewReader(e.Text))
+}
+
+// syntaxError is the answer to a script that does not parse.
+type syntaxError struct {
+	Error string `json:"error"`
+	Line  int    `json:"line"`
+	Col   int    `json:"col"`
+}
+
+// run is POST /api/run: it runs the script in the body and answers its
+// JSON-lines trace, gzip-compressed when the client accepts it (a trace
+// repeats every task's state on every line, so it compresses well).
+func (h *handler) run(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxScript))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			jsonError(w, http.StatusRequestEntityTooLarge, "the script is larger than "+strconv.Itoa(MaxScript)+" bytes")
+			return
+		}
+		jsonError(w, http.StatusBadRequest, "reading the script: "+err.Error())
+		return
+	}
+	script, err := scenario.Parse(string(body))
+	if err != nil {
+		var se *scenario.SyntaxError
+		if errors.As(err, &se) {
+			writeJSON(w, http.StatusBadRequest, syntaxError{Error: se.Msg, Line: se.Line, Col: se.Col})
+			return
+		}
+		jsonError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	trace, runErr := scenario.Run(script, scenario.Options{Strategy: r.URL.Query().Get("strategy")})
+	if trace == nil {
+		jsonError(w, http.StatusBadRequest, strings.TrimPrefix(runErr.Error(), "scenario: "))
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "application/x-ndjson; charset=utf-8")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Vary", "Accept-Encoding")
+	if runErr != nil {
+		hd.Set("Dagq-Stopped", runErr.Error())
+	}
+	var out io.Writer = w
+	if acceptsGzip(r) {
+		hd.Set("Content-Encoding", "gzip")
+		zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
+		defer zw.Close()
+		out = zw
+	}
+	scenario.WriteJSON(out, trace)
+}
+
+// writeJSON answers v as JSON.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		code, data = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed"}`)
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "application/json")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	if hd.Get("Cache-Control") == "" {
+		hd.Set("Cache-Control", "no-store")
+	}
+	w.WriteHeader(code)
+	w.Write(append(data, '\n'))
+}
+
+// jsonError answers {"error": msg}.
+func jsonError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, map[string]string{"error": msg})
+}

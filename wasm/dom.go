@@ -1,0 +1,95 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// The playground talks to the page through honnef.co/go/js/dom/v2 for the
+// window, the document and events. Elements it changes on every step are
+// kept as js.Value and changed with the few helpers below: wrapping an
+// element in dom costs dozens of calls into JavaScript, and a drawing of a
+// thousand tasks is changed many times a second while playing.
+
+const svgNS = "http://www.w3.org/2000/svg"
+
+var (
+	window   = dom.GetWindow()
+	document = window.Document()
+)
+
+// byID returns the element with this id; it panics if the page lacks it,
+// which is a bug of index.html.
+func byID(id string) js.Value {
+	el := document.Underlying().Call("getElementById", id)
+	if el.IsNull() {
+		panic("playground: index.html has no #" + id)
+	}
+	return el
+}
+
+// create makes an HTML element with a class ("" for none).
+func create(tag, class string) js.Value {
+	el := document.Underlying().Call("createElement", tag)
+	if class != "" {
+		el.Set("className", class)
+	}
+	return el
+}
+
+// createSVG makes an SVG element with a class ("" for none).
+func createSVG(tag, class string) js.Value {
+	el := document.Underlying().Call("createElementNS", svgNS, tag)
+	if class != "" {
+		el.Call("setAttribute", "class", class)
+	}
+	return el
+}
+
+func setAttr(el js.Value, name, value string) { el.Call("setAttribute", name, value) }
+func removeAttr(el js.Value, name string)     { el.Call("removeAttribute", name) }
+func setText(el js.Value, s string)           { el.Set("textContent", s) }
+func clear(el js.Value)                       { el.Set("textContent", "") }
+func appendTo(parent, child js.Value)         { parent.Call("appendChild", child) }
+func setHidden(el js.Value, hidden bool)      { el.Set("hidden", hidden) }
+func addClass(el js.Value, c string)          { el.Get("classList").Call("add", c) }
+func removeClass(el js.Value, c string)       { el.Get("classList").Call("remove", c) }
+func toggleClass(el js.Value, c string, on bool) {
+	el.Get("classList").Call("toggle", c, on)
+}
+func setData(el js.Value, key, value string) { el.Get("dataset").Set(key, value) }
+
+// on listens to an event of an element (or the document) through dom.
+func on(el js.Value, typ string, f func(dom.Event)) {
+	(&dom.BasicNode{Value: el}).AddEventListener(typ, false, f)
+}
+
+// px formats a length in CSS pixels.
+func px(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + "px" }
+
+// num formats a number for an SVG attribute.
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// later runs f after d unless the generation it was scheduled in has
+// passed: every new drawing starts a generation, so that what an old
+// animation still had to do is dropped.
+func (a *app) later(d time.Duration, f func()) {
+	gen := a.gen
+	time.AfterFunc(d, func() {
+		if a.gen == gen {
+			f()
+		}
+	})
+}
+
+// afterAll runs f after d whatever happens in between: for undoing a
+// highlight, which must go even when the drawing moves on.
+func afterAll(d time.Duration, f func()) { time.AfterFunc(d, f) }
+
+// now returns milliseconds since navigation, as performance.now does.
+func now() float64 { return js.Global().Get("performance").Call("now").Float() }

@@ -1,0 +1,413 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strings"
+	"syscall/js"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/core/render"
+	"github.com/dagq/dagq/core/scenario"
+)
+
+// graph is the drawing: every task the whole script submits, laid out once
+// by render.LayOut, so that nothing moves while stepping. A task not
+// submitted at the step shown is a ghost (dashed, no state); one submitted
+// is drawn as the render package draws it:
+//
+//	<g class="task" data-task="NAME" data-state="STATE">
+//
+// with its name and the state's icon and label, in the state's colours.
+// When the script grows (a command added, a script run), the graph is laid
+// out again and the tasks glide to their new places.
+type graph struct {
+	svg, edgeLayer, nodeLayer, overlay js.Value
+
+	key    string // the graph laid out, as text
+	layout render.Layout
+	scale  float64 // the drawing's size over the layout's
+	nodes  map[string]*gnode
+	edges  map[[2]string]*gedge // by [dependency, dependent]
+}
+
+// gnode is a task as drawn, with what was last written to the page so
+// that a step changes only what it must.
+type gnode struct {
+	name    string
+	g       js.Value
+	tt, sub js.Value   // its title and state label, found when first changed
+	kind    string     // "task" or "ghost"
+	state   core.State // drawn state ("" for a ghost)
+	subText string     // drawn state label
+	tip     string     // drawn title
+	x, y    float64
+}
+
+// gedge is a dependency drawn as a path from the dependency down to the
+// task that waits on it.
+type gedge struct {
+	from, to string
+	path     js.Value
+	shape    string // the path drawn
+	future   bool   // the dependent has not been submitted at this step
+}
+
+const ghostLabel = "◌ NOT SUBMITTED"
+
+func newGraph(svg js.Value) *graph {
+	g := &graph{svg: svg, nodes: map[string]*gnode{}, edges: map[[2]string]*gedge{}}
+	defs := createSVG("defs", "")
+	marker := createSVG("marker", "")
+	for k, v := range map[string]string{"id": "arrow", "viewBox": "0 0 10 10", "refX": "9", "refY": "5",
+		"markerWidth": "7", "markerHeight": "7", "orient": "auto-start-reverse"} {
+		setAttr(marker, k, v)
+	}
+	tip := createSVG("path", "arrow-tip")
+	setAttr(tip, "d", "M0,1 L10,5 L0,9 z")
+	appendTo(marker, tip)
+	appendTo(defs, marker)
+	appendTo(svg, defs)
+	g.edgeLayer = createSVG("g", "edges")
+	g.nodeLayer = createSVG("g", "nodes")
+	g.overlay = createSVG("g", "overlay")
+	appendTo(svg, g.edgeLayer)
+	appendTo(svg, g.nodeLayer)
+	appendTo(svg, g.overlay)
+	return g
+}
+
+// fit sizes the drawing to the space it has (w×h CSS pixels): shrunk to
+// fit when that keeps it at least half size, else full size, scrolling.
+func (g *graph) fit(w, h float64) {
+	l := g.layout
+	if l.Width == 0 || l.Height == 0 {
+		return
+	}
+	scale := min(1, w/l.Width, h/l.Height)
+	if scale < 0.5 {
+		scale = 1
+	}
+	if scale == g.scale {
+		return
+	}
+	g.scale = scale
+	setAttr(g.svg, "width", num(l.Width*scale))
+	setAttr(g.svg, "height", num(l.Height*scale))
+}
+
+// renderNodes returns the graph to lay out: every task the script submits,
+// in arrival order, with each name that is only ever a dependency placed
+// just before the first task that names it.
+func renderNodes(all []scenario.Node) []render.Node {
+	submitted := make(map[string]bool, len(all))
+	for _, n := range all {
+		submitted[n.Task] = true
+	}
+	seen := make(map[string]bool, len(all))
+	out := make([]render.Node, 0, len(all))
+	for _, n := range all {
+		for _, d := range n.Deps {
+			if !submitted[d] && !seen[d] {
+				seen[d] = true
+				out = append(out, render.Node{Name: d})
+			}
+		}
+		out = append(out, render.Node{Name: n.Task, Deps: n.Deps})
+	}
+	return out
+}
+
+// setGraph lays out the graph if it changed, moving the tasks that stay,
+// adding the new ones and removing the ones gone. It reports whether the
+// layout changed.
+func (g *graph) setGraph(all []scenario.Node) bool {
+	nodes := renderNodes(all)
+	var b strings.Builder
+	for _, n := range nodes {
+		b.WriteString(n.Name)
+		for _, d := range n.Deps {
+			b.WriteByte(' ')
+			b.WriteString(d)
+		}
+		b.WriteByte('\n')
+	}
+	if key := b.String(); key == g.key {
+		return false
+	} else {
+		g.key = key
+	}
+	g.layout = render.LayOut(nodes)
+	l := g.layout
+	setAttr(g.svg, "viewBox", "0 0 "+num(l.Width)+" "+num(l.Height))
+	g.scale = 0
+
+	// New tasks and edges are written as markup, in one call each: a
+	// thousand tasks made element by element would take a second.
+	keep := make(map[string]bool, len(nodes))
+	var fresh []*gnode
+	var markup strings.Builder
+	for _, n := range nodes {
+		keep[n.Name] = true
+		p := l.Pos[n.Name]
+		nd := g.nodes[n.Name]
+		if nd == nil {
+			nd = &gnode{name: n.Name, kind: "ghost", subText: ghostLabel, tip: n.Name + ": not submitted", x: p.X, y: p.Y}
+			g.nodes[n.Name] = nd
+			fresh = append(fresh, nd)
+			g.nodeMarkup(&markup, nd)
+			continue
+		}
+		if p.X != nd.x || p.Y != nd.y {
+			nd.x, nd.y = p.X, p.Y
+			nd.g.Get("style").Set("transform", translate(p))
+		}
+	}
+	appendMarkup(g.nodeLayer, markup.String(), len(fresh), func(i int, el js.Value) { fresh[i].g = el })
+	for name, nd := range g.nodes {
+		if !keep[name] {
+			nd.g.Call("remove")
+			delete(g.nodes, name)
+		}
+	}
+
+	keepEdge := make(map[[2]string]bool)
+	var freshEdges []*gedge
+	markup.Reset()
+	for _, n := range nodes {
+		for _, d := range n.Deps {
+			if d == n.Name || !keep[d] {
+				continue
+			}
+			k := [2]string{d, n.Name}
+			if keepEdge[k] {
+				continue
+			}
+			keepEdge[k] = true
+			// The path is set as the CSS d property too, so that it glides
+			// with its tasks where browsers animate it.
+			shape := render.EdgePath(l.Pos[d], l.Pos[n.Name], l)
+			e := g.edges[k]
+			if e == nil {
+				e = &gedge{from: d, to: n.Name, shape: shape}
+				g.edges[k] = e
+				freshEdges = append(freshEdges, e)
+				markup.WriteString(`<path class="edge" data-from="` + xmlEscape(d) + `" data-to="` + xmlEscape(n.Name) +
+					`" marker-end="url(#arrow)" d="` + shape + `" style="d:path('` + shape + `')"/>`)
+				continue
+			}
+			if shape != e.shape {
+				e.shape = shape
+				setAttr(e.path, "d", shape)
+				e.path.Get("style").Set("d", "path('"+shape+"')")
+			}
+		}
+	}
+	appendMarkup(g.edgeLayer, markup.String(), len(freshEdges), func(i int, el js.Value) { freshEdges[i].path = el })
+	toggleClass(g.svg, "dense", len(keepEdge) > 150)
+	for k, e := range g.edges {
+		if !keepEdge[k] {
+			e.path.Call("remove")
+			delete(g.edges, k)
+		}
+	}
+	return true
+}
+
+// appendMarkup adds SVG markup at the end of layer and hands over the n
+// elements it made, in order.
+func appendMarkup(layer js.Value, markup string, n int, each func(i int, el js.Value)) {
+	if n == 0 {
+		return
+	}
+	layer.Call("insertAdjacentHTML", "beforeend", markup)
+	kids := layer.Get("children")
+	first := kids.Length() - n
+	for i := range n {
+		each(i, kids.Index(first+i))
+	}
+}
+
+// nodeMarkup writes a task as a ghost, in place.
+func (g *graph) nodeMarkup(b *strings.Builder, nd *gnode) {
+	l := g.layout
+	name := xmlEscape(nd.name)
+	b.WriteString(`<g class="ghost" data-task="` + name + `" data-state="" style="transform:` + translate(render.Point{X: nd.x, Y: nd.y}) + `">`)
+	b.WriteString(`<title>` + xmlEscape(nd.tip) + `</title>`)
+	b.WriteString(`<rect x="` + num(-l.NodeW/2) + `" y="` + num(-l.NodeH/2) + `" width="` + num(l.NodeW) + `" height="` + num(l.NodeH) + `" rx="8"/>`)
+	b.WriteString(`<text class="name" y="-4">` + xmlEscape(shorten(nd.name, 17)) + `</text>`)
+	b.WriteString(`<text class="state" y="13">` + ghostLabel + `</text></g>`)
+}
+
+// parts finds the title and the state label of a task's drawing, once.
+func (nd *gnode) parts() {
+	if nd.tt.Truthy() {
+		return
+	}
+	kids := nd.g.Get("children")
+	nd.tt, nd.sub = kids.Index(0), kids.Index(3)
+}
+
+func translate(p render.Point) string { return "translate(" + px(p.X) + "," + px(p.Y) + ")" }
+
+// xmlEscape escapes text for markup. Task names cannot hold these
+// characters, but the drawing does not rely on it.
+func xmlEscape(s string) string {
+	if !strings.ContainsAny(s, `&<>"'`) {
+		return s
+	}
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;").Replace(s)
+}
+
+// shorten cuts a name to n characters, marking the cut with "…".
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// show draws a task in a state: "" makes it a ghost. reason is a DLQ
+// reason, shown as the tooltip; a BLOCKED task also names its root. fade
+// fades in a task that arrives.
+func (g *graph) show(name string, st core.State, reason string, fade bool) {
+	nd := g.nodes[name]
+	if nd == nil {
+		return
+	}
+	kind, sub := "task", ""
+	if st == "" {
+		kind, sub = "ghost", ghostLabel
+	} else {
+		s := render.StyleOf(st)
+		sub = s.Icon + " " + s.Label
+		if root, ok := strings.CutPrefix(reason, "blocked by "); ok && st == core.Blocked && len(root) <= 8 {
+			sub += " by " + root
+		}
+	}
+	if kind != nd.kind {
+		nd.kind = kind
+		toggleClass(nd.g, "task", kind == "task")
+		toggleClass(nd.g, "ghost", kind == "ghost")
+		if kind == "task" && fade {
+			removeClass(nd.g, "arrive")
+			nd.g.Call("getBBox")
+			addClass(nd.g, "arrive")
+		}
+	}
+	if st != nd.state {
+		nd.state = st
+		setAttr(nd.g, "data-state", string(st))
+	}
+	if sub != nd.subText {
+		nd.parts()
+		nd.subText = sub
+		setText(nd.sub, sub)
+	}
+	tip := name + ": " + string(st)
+	if st == "" {
+		tip = name + ": not submitted"
+	}
+	if reason != "" {
+		tip += " (" + reason + ")"
+	}
+	if tip != nd.tip {
+		nd.parts()
+		nd.tip = tip
+		setText(nd.tt, tip)
+	}
+}
+
+// pulse makes a task flash once with a class (e.g. "pulse").
+func (g *graph) pulse(name, class string) {
+	nd := g.nodes[name]
+	if nd == nil {
+		return
+	}
+	removeClass(nd.g, class)
+	nd.g.Call("getBBox") // restart the animation
+	addClass(nd.g, class)
+}
+
+// sync draws every task as the session shows it at the cursor, and each
+// dependency solid once its dependent is submitted.
+func (g *graph) sync(states map[string]core.State, reasons map[string]string) {
+	for name := range g.nodes {
+		g.show(name, states[name], reasons[name], false)
+	}
+	for _, e := range g.edges {
+		future := states[e.to] == ""
+		if future != e.future {
+			e.future = future
+			toggleClass(e.path, "future", future)
+		}
+	}
+}
+
+// edgeFor returns the drawn edge where dependent waits on dependency.
+func (g *graph) edgeFor(dependency, dependent string) *gedge {
+	return g.edges[[2]string{dependency, dependent}]
+}
+
+// flashCycle highlights the tasks and edges of a refused cycle, first and
+// last the submitted task; the edge the submit asked for is drawn for the
+// moment, dashed. It returns a function that takes it all away.
+func (g *graph) flashCycle(path []string) func() {
+	var undo []func()
+	for _, t := range path {
+		if nd := g.nodes[t]; nd != nil {
+			addClass(nd.g, "cycle")
+			undo = append(undo, func() { removeClass(nd.g, "cycle") })
+		}
+	}
+	// path[i] waits on path[i+1]: the edge is drawn from path[i+1] down
+	// to path[i].
+	for i := 0; i+1 < len(path); i++ {
+		dependent, dependency := path[i], path[i+1]
+		if e := g.edgeFor(dependency, dependent); e != nil {
+			addClass(e.path, "cycle")
+			undo = append(undo, func() { removeClass(e.path, "cycle") })
+			continue
+		}
+		from, ok1 := g.layout.Pos[dependency]
+		to, ok2 := g.layout.Pos[dependent]
+		if !ok1 || !ok2 || dependency == dependent {
+			continue
+		}
+		p := createSVG("path", "edge cycle refused")
+		setAttr(p, "d", refusedPath(from, to, g.layout))
+		setAttr(p, "marker-end", "url(#arrow)")
+		appendTo(g.overlay, p)
+		undo = append(undo, func() { p.Call("remove") })
+	}
+	return func() {
+		for _, f := range undo {
+			f()
+		}
+	}
+}
+
+// refusedPath is the path of an edge a submit asked for and was refused:
+// the usual curve when the dependency is drawn above the task, else (the
+// edge closing the cycle points back up) an arc out to the right, from
+// side to side, so that it does not hide the edges it runs against.
+func refusedPath(from, to render.Point, l render.Layout) string {
+	if from.Y < to.Y {
+		return render.EdgePath(from, to, l)
+	}
+	x0, x1 := from.X+l.NodeW/2, to.X+l.NodeW/2
+	bend := 40 + (from.Y-to.Y)/4
+	return "M" + num(x0) + "," + num(from.Y) +
+		" C" + num(x0+bend) + "," + num(from.Y) +
+		" " + num(x1+bend) + "," + num(to.Y) +
+		" " + num(x1) + "," + num(to.Y)
+}
+
+// markVisited highlights the tasks a cycle check visited (class
+// "visited"), and unmarks the rest.
+func (g *graph) markVisited(tasks map[string]bool) {
+	for name, nd := range g.nodes {
+		toggleClass(nd.g, "visited", tasks[name])
+	}
+}
