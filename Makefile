@@ -4,16 +4,29 @@
 GO      ?= go
 WASMDIR := site/static
 
-.PHONY: run test vet fmt wasm wq fuzz clean
+.PHONY: run test vet fmt wasm wq fuzz clean chromium
 
 ## run: build the playground and serve it on ADDR (default :8080): open http://localhost:8080
 ADDR ?= :8080
 run: wasm
 	$(GO) run ./cmd/wq serve --addr $(ADDR)
 
-## test: vet, formatting, every test (fuzz seed corpora, golden files, examples), and the wasm build
-test: vet fmt wasm
+## test: vet, formatting, every test (fuzz seed corpora, golden files, examples, the
+## browser tests in headless chromium against a real wq serve), the wasm build and a
+## one-iteration smoke run of the benchmarks
+test: vet fmt wasm chromium
 	$(GO) test -count=1 ./...
+	$(GO) test ./bench -run '^$$' -bench . -benchtime=1x -short
+
+## chromium: the browser tests need Debian's chromium; installed here when run as root
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "make test needs Debian's chromium for the browser tests: sudo apt-get install chromium"; exit 1; \
+	  fi; }
 
 vet:
 	$(GO) vet ./...
