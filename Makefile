@@ -57,8 +57,10 @@ clean:
 ## bench: run the benchmarks COUNT times into bench/results/NAME.txt, interleaved (one pass of
 ## every benchmark after another, so the runs of one benchmark are spread over time), then write
 ## bench/RESULTS.md and bench/plots from it. BENCH picks benchmarks by regexp (write $$ for $);
-## BENCHTIME is per benchmark: 1x is one op, a whole graph of up to 10^6 tasks.
-## A pass of the whole suite takes about 13 minutes on a quiet 2-core machine: COUNT=10 over 2 hours.
+## BENCHTIME is per benchmark: 1x is one op, a whole graph of up to 10^6 tasks, and the time of a
+## pass is then the sum of its ops: about 14 minutes for the whole suite on a 2-core machine (a third
+## of it dfs at n = 10^5), so the default COUNT=10 takes about 2 1/2 hours. A pass may take up to
+## 2 hours (go test's -timeout) before it counts as hung.
 BENCH     ?= .
 COUNT     ?= 10
 BENCHTIME ?= 1x
@@ -72,7 +74,7 @@ bench:
 	date=$$(date -u +%Y-%m-%dT%H:%M:%SZ); version=$$($(GO) env GOVERSION); \
 	for i in $$(seq $(COUNT)); do \
 		echo "bench: pass $$i of $(COUNT) (follow it in $$pass)" >&2; \
-		if ! $(GO) test ./bench -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -count 1 > "$$pass" 2>&1; then \
+		if ! $(GO) test ./bench -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -count 1 -timeout 2h > "$$pass" 2>&1; then \
 			cat "$$pass" >&2; echo "bench: pass $$i failed; the passes before it are in $$part" >&2; exit 1; \
 		fi; \
 		if [ "$$i" = 1 ]; then \

@@ -1,6 +1,6 @@
 module github.com/dagq/dagq
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/chromedp/cdproto v0.159.0
@@ -8,12 +8,26 @@ require (
 	github.com/dominikbraun/graph v0.23.0
 	github.com/heimdalr/dag v1.5.0
 	github.com/nulab/autog v0.11.0
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	gonum.org/v1/gonum v0.17.0
+	gonum.org/v1/plot v0.17.0
 	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 )
 
 require (
+	codeberg.org/go-fonts/liberation v0.5.0 // indirect
+	codeberg.org/go-latex/latex v0.2.0 // indirect
+	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
+	git.sr.ht/~sbinet/gg v0.7.0 // indirect
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/emirpasic/gods v1.18.1 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.3.0 // indirect
+	golang.org/x/image v0.46.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )
+
+tool golang.org/x/perf/cmd/benchstat

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// small is a real run of the suite at small n: dfs, pk and gonum-offline on
+// chain, chain-reverse and wide at n = 1,000, 5,000 and 10,000, and
+// heimdalr and dominikbraun on a 1,000-task chain, six interleaved passes.
+const small = "testdata/small.txt"
+
+// report runs the command on the results files and returns the markdown
+// and the folder of the plots.
+func report(t *testing.T, files ...string) (md []byte, plots string) {
+	t.Helper()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "RESULTS.md")
+	plots = filepath.Join(dir, "plots")
+	args := append([]string{"-o", out, "-plots", plots, "-default", "pk"}, files...)
+	var stdout, stderr bytes.Buffer
+	if err := run(args, &stdout, &stderr); err != nil {
+		t.Fatalf("run %v: %v\n%s", args, err, &stderr)
+	}
+	if stdout.Len() > 0 || stderr.Len() > 0 {
+		t.Errorf("run %v printed\n%s%s", args, &stdout, &stderr)
+	}
+	md, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return md, plots
+}
+
+// golden compares got with the golden file; with -update it rewrites the
+// file instead. A mismatch writes got beside the golden file as .got.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v\naccept with: go test ./bench/report -update", err)
+	}
+	if bytes.Equal(got, want) {
+		os.Remove(path + ".got")
+		return
+	}
+	if err := os.WriteFile(path+".got", got, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Errorf("the report differs from %s: the new one is in %s.got\n%s\naccept with: go test ./bench/report -update",
+		path, path, firstDifference(want, got))
+}
+
+// firstDifference shows the first line where want and got differ.
+func firstDifference(want, got []byte) string {
+	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := range max(len(w), len(g)) {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return "line " + strconv.Itoa(i+1) + ":\nwant: " + a + "\n got: " + b
+		}
+	}
+	return ""
+}
+
+func TestReportMatchesGolden(t *testing.T) {
+	md, _ := report(t, small)
+	golden(t, "testdata/small.md", md)
+}
+
+func TestReportIsDeterministic(t *testing.T) {
+	md1, plots1 := report(t, small)
+	md2, plots2 := report(t, small)
+	if !bytes.Equal(md1, md2) {
+		t.Errorf("two reports of the same file differ:\n%s", firstDifference(md1, md2))
+	}
+	entries, err := os.ReadDir(plots1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		a, _ := os.ReadFile(filepath.Join(plots1, e.Name()))
+		b, _ := os.ReadFile(filepath.Join(plots2, e.Name()))
+		if !bytes.Equal(a, b) {
+			t.Errorf("two plots %s of the same file differ", e.Name())
+		}
+	}
+}
+
+func TestPlotsAreSVGOnePerShapeAndUnit(t *testing.T) {
+	md, plots := report(t, small)
+	var want []string
+	for _, b := range []string{"Lifecycle", "Submit"} {
+		for _, shape := range []string{"chain", "chain-reverse", "wide"} {
+			for _, unit := range []string{"ns", "visits"} {
+				want = append(want, b+"-"+shape+"-"+unit+".svg")
+			}
+		}
+	}
+	slices.Sort(want)
+	entries, err := os.ReadDir(plots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("plots %v, want %v", got, want)
+	}
+	for _, name := range got {
+		f, err := os.Open(filepath.Join(plots, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, texts, err := parseXML(f)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s is not XML: %v", name, err)
+			continue
+		}
+		if root != "svg" {
+			t.Errorf("%s: root element <%s>, want <svg>", name, root)
+		}
+		if strings.HasSuffix(name, "-ns.svg") && !slices.Contains(texts, "pk") {
+			t.Errorf("%s has no legend entry for pk: texts %q", name, texts)
+		}
+		if !bytes.Contains(md, []byte("(plots/"+name+")")) {
+			t.Errorf("the report does not link plots/%s", name)
+		}
+	}
+}
+
+// parseXML reads a whole XML document and returns the name of its root
+// element and the text of its elements.
+func parseXML(r io.Reader) (root string, texts []string, err error) {
+	dec := xml.NewDecoder(r)
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			if root == "" {
+				return "", nil, errors.New("no element")
+			}
+			return root, texts, nil
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if root == "" {
+				root = tok.Name.Local
+			}
+		case xml.CharData:
+			if s := strings.TrimSpace(string(tok)); s != "" {
+				texts = append(texts, s)
+			}
+		}
+	}
+}
+
+func TestRunRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.txt")
+	if err := os.WriteFile(empty, []byte("goos: linux\nPASS\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"NoFile", nil, "no results file"},
+		{"MissingFile", []string{filepath.Join(dir, "missing.txt")}, "missing.txt"},
+		{"NoBenchmarks", []string{empty}, "no benchmark results"},
+		{"UnknownFlag", []string{"-x", small}, "-x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(tc.args, &stdout, &stderr)
+			if err == nil {
+				t.Fatalf("run %v: no error", tc.args)
+			}
+			if !strings.Contains(err.Error()+stderr.String(), tc.want) {
+				t.Errorf("run %v: %v\n%s\nwant it to mention %q", tc.args, err, &stderr, tc.want)
+			}
+		})
+	}
+}
+
+func TestRunWritesToStdoutWithoutPlots(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-default", "pk", small}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(stdout.String(), "# Benchmark results\n") {
+		t.Errorf("stdout starts %q", stdout.String()[:min(stdout.Len(), 40)])
+	}
+	if strings.Contains(stdout.String(), ".svg") {
+		t.Error("the report links plots it was not asked to write")
+	}
+}
+
+func TestPlotsOfAnEarlierReportAreRemoved(t *testing.T) {
+	dir := t.TempDir()
+	plots := filepath.Join(dir, "plots")
+	if err := os.MkdirAll(plots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"Submit-random-ns.svg", "Submit-random-visits.svg", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(plots, f), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-o", filepath.Join(dir, "R.md"), "-plots", plots, small}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	for f, want := range map[string]bool{"Submit-random-ns.svg": false, "Submit-random-visits.svg": false, "notes.txt": true, "Submit-chain-ns.svg": true} {
+		if _, err := os.Stat(filepath.Join(plots, f)); (err == nil) != want {
+			t.Errorf("%s there: %v, want %v", f, err == nil, want)
+		}
+	}
+}
