@@ -78,3 +78,8 @@ func (s *DFS) path(v, u int32) []int32 {
 
 // Visits implements [Strategy].
 func (s *DFS) Visits() uint64 { return s.visits }
+
+// Stateless reports that DFS keeps nothing between calls: a caller that
+// already knows an insert keeps the graph acyclic (a batch checked as a
+// whole) need not call Insert at all.
+func (s *DFS) Stateless() bool { return true }

@@ -33,11 +33,16 @@ type Strategy interface {
 	Visits() uint64
 }
 
-// Default is the name of the strategy used when none is asked for.
-const Default = "dfs"
+// Default is the name of the strategy used when none is asked for: twoway,
+// which costs about what pk costs on chains and wide graphs and a small,
+// slowly growing number of visits per submit where pk's grow with the graph
+// (see the package documentation). dfs and pk stay selectable by name.
+const Default = "twoway"
 
 var registry = map[string]func() Strategy{
-	"dfs": func() Strategy { return new(DFS) },
+	"dfs":    func() Strategy { return new(DFS) },
+	"pk":     func() Strategy { return new(PK) },
+	"twoway": func() Strategy { return new(TwoWay) },
 }
 
 // Names lists the strategies, sorted.
@@ -60,4 +65,12 @@ func New(name string) (Strategy, error) {
 		return nil, fmt.Errorf("incremental: unknown strategy %q (have %s)", name, strings.Join(Names(), ", "))
 	}
 	return mk(), nil
+}
+
+// Orderer is implemented by strategies that keep a topological order of the
+// graph: Ord(w) < Ord(v) for every edge v→w, after every call of Insert.
+// Only comparisons between places mean anything; a strategy may renumber
+// them on any call.
+type Orderer interface {
+	Ord(v int32) int
 }
