@@ -60,6 +60,7 @@ func (q *Queue) SubmitBatch(tasks []Task) error {
 	stateless := ok && s.Stateless()
 	for i, v := range ids {
 		before := q.check.Visits()
+		q.visited = q.visited[:0]
 		if !stateless {
 			if cycle := q.check.Insert((*graphView)(q), v, deps[i]); cycle != nil {
 				panic("core: strategy " + q.checkName + " found a cycle Kahn's pass did not")

@@ -55,6 +55,7 @@ type Event struct {
 	Reason  string    // Dead, Blocked, Rerooted, Submitted when BLOCKED: the DLQ reason; Retried: the error; Rejected: the error
 	Path    []string  // Rejected by a cycle: the cycle, first and last the submitted task
 	Visits  uint64    // Submitted, Rejected: edges the cycle check examined
+	Visited []string  // Submitted, Rejected: the tasks those edges led to, each once, in the order first reached
 }
 
 // String describes the event in one line, e.g.

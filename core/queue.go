@@ -57,6 +57,8 @@ type Queue struct {
 	walk  []int32
 	line  []int32
 	ids32 []int32
+	// visited: the ids the current cycle check reached, when observed
+	visited []int32
 }
 
 // node is everything the queue knows of one id.
@@ -90,13 +92,34 @@ func New(cfg Config) (*Queue, error) {
 	if name == "" {
 		name = incremental.Default
 	}
-	return &Queue{
+	q := &Queue{
 		maxAttempts: int32(cfg.MaxAttempts),
 		onEvent:     cfg.OnEvent,
 		check:       check,
 		checkName:   name,
 		ids:         make(map[string]int32),
-	}, nil
+	}
+	if w, ok := check.(incremental.Watcher); ok && cfg.OnEvent != nil {
+		w.Watch(func(v int32) { q.visited = append(q.visited, v) })
+	}
+	return q, nil
+}
+
+// visitedNames returns the tasks the last cycle check reached, each once,
+// in the order first reached; nil when no event is observed.
+func (q *Queue) visitedNames() []string {
+	if q.onEvent == nil {
+		return nil
+	}
+	seen := make(map[int32]bool, len(q.visited))
+	out := []string{}
+	for _, v := range q.visited {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, q.nodes[v].name)
+		}
+	}
+	return out
 }
 
 // MaxAttempts returns the configured number of attempts.

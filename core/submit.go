@@ -33,10 +33,12 @@ func (q *Queue) Submit(task string, deps ...string) error {
 		return q.refuse(task, deps, &CycleError{Path: []string{task, task}})
 	}
 	before := q.check.Visits()
+	q.visited = q.visited[:0]
 	if cycle := q.check.Insert((*graphView)(q), v, ids); cycle != nil {
 		err := &CycleError{Path: q.names(cycle)}
+		visited := q.visitedNames()
 		q.forget(known)
-		return q.refuseVisited(task, deps, err, q.check.Visits()-before)
+		return q.refuseVisited(task, deps, err, q.check.Visits()-before, visited)
 	}
 	q.add(v, ids, q.check.Visits()-before)
 	return nil
@@ -100,6 +102,7 @@ func (q *Queue) add(v int32, ids []int32, visits uint64) {
 	if q.onEvent != nil {
 		e.Deps = q.names(n.deps)
 		e.Visits = visits
+		e.Visited = q.visitedNames()
 	}
 	switch {
 	case root >= 0:
@@ -114,12 +117,12 @@ func (q *Queue) add(v int32, ids []int32, visits uint64) {
 
 // refuse reports a refused submit as an event and returns err.
 func (q *Queue) refuse(task string, deps []string, err error) error {
-	return q.refuseVisited(task, deps, err, 0)
+	return q.refuseVisited(task, deps, err, 0, nil)
 }
 
-func (q *Queue) refuseVisited(task string, deps []string, err error, visits uint64) error {
+func (q *Queue) refuseVisited(task string, deps []string, err error, visits uint64, visited []string) error {
 	if q.onEvent != nil {
-		e := Event{Op: q.op, Kind: EventRejected, Task: task, Reason: err.Error(), Visits: visits}
+		e := Event{Op: q.op, Kind: EventRejected, Task: task, Reason: err.Error(), Visits: visits, Visited: visited}
 		e.Deps = dedupe(deps)
 		if c, ok := err.(*CycleError); ok {
 			e.Path = c.Path

@@ -14,7 +14,7 @@ type DFS struct {
 	parent []int32  // parent[u]: the node whose edge led to u, for the path
 	stack  []int32
 	stamp  uint32
-	visits uint64
+	counter
 }
 
 // Insert implements [Strategy].
@@ -33,7 +33,7 @@ func (s *DFS) Insert(g Graph, v int32, deps []int32) []int32 {
 	// back to v through edges of the graph plus the new edges.
 	stack := s.stack[:0]
 	for _, d := range deps {
-		s.visits++
+		s.visit(d)
 		if s.mark[d] == s.stamp {
 			continue
 		}
@@ -44,7 +44,7 @@ func (s *DFS) Insert(g Graph, v int32, deps []int32) []int32 {
 			u := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			for _, w := range g.Deps(u) {
-				s.visits++
+				s.visit(w)
 				if w == v {
 					s.stack = stack
 					return s.path(v, u)
@@ -75,9 +75,6 @@ func (s *DFS) path(v, u int32) []int32 {
 	}
 	return append(p, v)
 }
-
-// Visits implements [Strategy].
-func (s *DFS) Visits() uint64 { return s.visits }
 
 // Stateless reports that DFS keeps nothing between calls: a caller that
 // already knows an insert keeps the graph acyclic (a batch checked as a

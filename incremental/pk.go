@@ -59,7 +59,7 @@ type PK struct {
 	deltaF []placed
 	deltaB []placed
 	pool   []int
-	visits uint64
+	counter
 }
 
 // placed is a node with its place, for sorting by place.
@@ -89,7 +89,7 @@ func (s *PK) Insert(g Graph, v int32, deps []int32) []int32 {
 		}
 	}
 	for _, d := range deps {
-		s.visits++
+		s.visit(d)
 		lb, ub := s.ord[v], s.ord[d]
 		if ub < lb {
 			continue // ord agrees with the edge v→d
@@ -130,7 +130,7 @@ func (s *PK) dfsF(g Graph, v int32, ub int) (u int32, found bool) {
 		u := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, w := range g.Dependents(u) {
-			s.visits++
+			s.visit(w)
 			o := s.ord[w]
 			if o == ub {
 				s.stack = stack
@@ -159,7 +159,7 @@ func (s *PK) dfsB(g Graph, d int32, lb int) {
 		u := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, w := range g.Deps(u) {
-			s.visits++
+			s.visit(w)
 			o := s.ord[w]
 			if o < lb || s.mark[w] == s.stamp {
 				continue
@@ -209,6 +209,3 @@ func (s *PK) path(v, d, u int32) []int32 {
 // first. It is defined for the ids of the graph passed to the last accepted
 // Insert.
 func (s *PK) Ord(u int32) int { return s.ord[u] }
-
-// Visits implements [Strategy].
-func (s *PK) Visits() uint64 { return s.visits }

@@ -53,15 +53,15 @@ package incremental
 // to the cut. The worst case is O((V+E) log V) per submit. Once warmed up,
 // Insert allocates only when g grows, and to return a cycle.
 type TwoWay struct {
-	order  orderList // the arrived nodes, dependencies first
-	node   []twoWayNode
-	stamp  uint32
-	fwd    heap // the forward frontier, lowest label first
-	bwd    heap // the backward frontier, highest label first (labels negated)
-	seenF  []int32
-	seenB  []int32
-	run    []int32 // the nodes reorder puts at the cut, in order
-	visits uint64
+	order orderList // the arrived nodes, dependencies first
+	node  []twoWayNode
+	stamp uint32
+	fwd   heap // the forward frontier, lowest label first
+	bwd   heap // the backward frontier, highest label first (labels negated)
+	seenF []int32
+	seenB []int32
+	run   []int32 // the nodes reorder puts at the cut, in order
+	counter
 }
 
 // twoWayNode is what one search knows of a node.
@@ -77,7 +77,9 @@ type twoWayNode struct {
 func (s *TwoWay) Insert(g Graph, v int32, deps []int32) []int32 {
 	n := g.Len()
 	s.order.grow(n)
-	s.visits += uint64(len(deps)) // the edges of v, each examined once
+	for _, d := range deps { // the edges of v, each examined once
+		s.visit(d)
+	}
 	if len(g.Dependents(v)) == 0 {
 		// Nobody waits on v: no cycle, and v may follow everything.
 		s.order.pushBack(v)
@@ -107,7 +109,7 @@ func (s *TwoWay) Insert(g Graph, v int32, deps []int32) []int32 {
 	}
 	hi := int32(-1)
 	for _, u := range g.Dependents(v) {
-		s.visits++
+		s.visit(u)
 		if s.node[u].inD == s.stamp {
 			return []int32{v, u, v}
 		}
@@ -154,7 +156,7 @@ func (s *TwoWay) search(g Graph, v int32, deps []int32, lb, ub uint64) []int32 {
 			f := s.fwd.pop()
 			s.seenF = append(s.seenF, f)
 			for _, w := range g.Dependents(f) {
-				s.visits++
+				s.visit(w)
 				ef++
 				nw := &s.node[w]
 				if nw.markB == st {
@@ -169,7 +171,7 @@ func (s *TwoWay) search(g Graph, v int32, deps []int32, lb, ub uint64) []int32 {
 			b := s.bwd.pop()
 			s.seenB = append(s.seenB, b)
 			for _, w := range g.Deps(b) {
-				s.visits++
+				s.visit(w)
 				eb++
 				nw := &s.node[w]
 				if nw.markF == st {
@@ -242,9 +244,6 @@ func (s *TwoWay) cycle(v, xb, xf int32) []int32 {
 // renumbered as nodes are inserted, so only their comparison means anything.
 // They take 62 bits: Ord assumes a 64-bit int.
 func (s *TwoWay) Ord(u int32) int { return int(s.order.label(u)) }
-
-// Visits implements [Strategy].
-func (s *TwoWay) Visits() uint64 { return s.visits }
 
 // heap is a binary min-heap of nodes keyed by label.
 type heap []heapItem

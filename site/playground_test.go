@@ -274,3 +274,21 @@ func BenchmarkFirstDraw(b *testing.B) {
 	}
 	b.ReportMetric(float64(total.Milliseconds())/float64(n), "ms-to-draw")
 }
+
+// TestStrategyViewHighlightsWhatTheCheckVisited: on the refused submit of
+// the tricky cycle, the textbook dfs reaches a and b; the page highlights
+// them and shows the count.
+func TestStrategyViewHighlightsWhatTheCheckVisited(t *testing.T) {
+	ctx, base := playground(t)
+	step := stepAfter(t, "tricky-cycle", 1, func(c scenario.Command) bool {
+		return c.Op == scenario.OpSubmit && c.Task == "c"
+	})
+	open(t, ctx, base, fmt.Sprintf("/?scenario=tricky-cycle&strategy=dfs&step=%d", step))
+	waitFor(t, ctx, `document.querySelector('#graph g[data-task="a"]').classList.contains('visited')`)
+	if !eval[bool](t, ctx, `document.querySelector('#graph g[data-task="b"]').classList.contains('visited')`) {
+		t.Error("b, on the cycle dfs walked, is not highlighted")
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#visits').textContent.trim()`); got == "" || got == "—" {
+		t.Errorf("#visits shows %q, want the count", got)
+	}
+}

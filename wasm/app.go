@@ -415,13 +415,19 @@ func (a *app) showBanner(kind, text string) {
 	})
 }
 
-// visitedTasks returns the tasks the cycle check of step k visited, to be
-// highlighted. The strategies of package incremental count their visits
-// (Event.Visits) but cannot yet say which tasks they were; when they can,
-// this is where the playground asks them. Until then it highlights
-// nothing.
+// visitedTasks returns the tasks the cycle check of step k reached, to be
+// highlighted beside the visit count, so that strategies can be compared
+// on the same scenario.
 func visitedTasks(s *scenario.Session, k int) map[string]bool {
-	return nil
+	visited := s.Visited(k)
+	if len(visited) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(visited))
+	for _, t := range visited {
+		m[t] = true
+	}
+	return m
 }
 
 // renderReady lists the READY line, front first. Stepping forward, the

@@ -371,6 +371,20 @@ func (s *Session) Visits(k int) (uint64, bool) {
 	return v, true
 }
 
+// Visited returns the tasks the cycle check of step k reached, each once,
+// in the order first reached; nil if step k is not a submit.
+func (s *Session) Visited(k int) []string {
+	if k < 1 || k > len(s.steps) || s.steps[k-1].Command.Op != OpSubmit {
+		return nil
+	}
+	for _, e := range s.steps[k-1].Events {
+		if e.Kind == core.EventSubmitted || e.Kind == core.EventRejected {
+			return e.Visited
+		}
+	}
+	return nil
+}
+
 // Log returns the log up to the cursor, oldest first: every event, and a
 // line for each step that changed no state (a refused operation, a next
 // with nothing READY, an expect that held). It keeps the last limit lines

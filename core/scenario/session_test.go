@@ -655,3 +655,21 @@ func ExampleSession() {
 	// fail fetch HTTP 503
 	// #script=c3VibWl0IGEK&step=1
 }
+
+func TestSessionVisitedNamesWhatTheCheckReached(t *testing.T) {
+	for _, tt := range []struct {
+		strategy string
+		want     string
+	}{{"dfs", "[c b a]"}, {"twoway", "[c]"}} {
+		s, err := scenario.NewSession("strategy "+tt.strategy+"\nsubmit a\nsubmit b a\nsubmit c b\nsubmit d c\nnext\n", scenario.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(s.Visited(5)); got != tt.want {
+			t.Errorf("%s: the submit of d reached %s, want %s", tt.strategy, got, tt.want)
+		}
+		if got := s.Visited(6); got != nil {
+			t.Errorf("%s: next reached %v, want nothing", tt.strategy, got)
+		}
+	}
+}
