@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/dagq/dagq/internal/golden"
+)
 
 // small is a real run of the suite at small n: dfs, pk and gonum-offline on
 // chain, chain-reverse and wide at n = 1,000, 5,000 and 10,000, and
@@ -43,59 +41,16 @@ func report(t *testing.T, files ...string) (md []byte, plots string) {
 	return md, plots
 }
 
-// golden compares got with the golden file; with -update it rewrites the
-// file instead. A mismatch writes got beside the golden file as .got.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v\naccept with: go test ./bench/report -update", err)
-	}
-	if bytes.Equal(got, want) {
-		os.Remove(path + ".got")
-		return
-	}
-	if err := os.WriteFile(path+".got", got, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Errorf("the report differs from %s: the new one is in %s.got\n%s\naccept with: go test ./bench/report -update",
-		path, path, firstDifference(want, got))
-}
-
-// firstDifference shows the first line where want and got differ.
-func firstDifference(want, got []byte) string {
-	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + strconv.Itoa(i+1) + ":\nwant: " + a + "\n got: " + b
-		}
-	}
-	return ""
-}
-
 func TestReportMatchesGolden(t *testing.T) {
 	md, _ := report(t, small)
-	golden(t, "testdata/small.md", md)
+	golden.Check(t, "testdata/small.md", md, "go test ./bench/report -update")
 }
 
 func TestReportIsDeterministic(t *testing.T) {
 	md1, plots1 := report(t, small)
 	md2, plots2 := report(t, small)
 	if !bytes.Equal(md1, md2) {
-		t.Errorf("two reports of the same file differ:\n%s", firstDifference(md1, md2))
+		t.Errorf("two reports of the same file differ:\n%s", golden.FirstDifference(md1, md2))
 	}
 	entries, err := os.ReadDir(plots1)
 	if err != nil {

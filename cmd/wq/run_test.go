@@ -2,14 +2,12 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files of wq's output")
+	"github.com/dagq/dagq/internal/golden"
+)
 
 // TestGolden runs wq with each set of arguments and compares everything it
 // says — stdout, stderr and the error main would print — with a golden file.
@@ -51,29 +49,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				got.WriteString("--- wq: " + err.Error() + "\n")
 			}
-			checkGolden(t, filepath.Join("testdata", "golden", tt.name+".txt"), got.Bytes())
+			golden.Check(t, filepath.Join("testdata", "golden", tt.name+".txt"), got.Bytes(), "go test ./cmd/wq -run TestGolden -update")
 		})
-	}
-}
-
-// checkGolden compares got with the golden file; on a difference it writes
-// got beside it and says how to accept it.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (to create it: go test ./cmd/wq -run TestGolden -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		os.WriteFile(path+".got", got, 0o644)
-		t.Errorf("output differs from %s; the new output is in %s.got\n"+
-			"  see: diff %s %s.got\n  accept: go test ./cmd/wq -run TestGolden -update",
-			path, path, path, path)
 	}
 }

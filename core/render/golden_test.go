@@ -2,16 +2,13 @@ package render
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // goldenCase is one drawing kept under testdata/golden/NAME.svg.
 type goldenCase struct {
@@ -112,38 +109,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join("testdata", "golden", c.name+".svg")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				os.Remove(path + ".got")
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v\naccept with: go test ./core/render -run TestGolden -update", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				if err := os.WriteFile(path+".got", buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				t.Fatalf("%s differs from %s.got at line %d\naccept with: go test ./core/render -run TestGolden -update",
-					path, path, firstDiffLine(want, buf.Bytes()))
-			}
-			os.Remove(path + ".got")
+			golden.Check(t, path, buf.Bytes(), "go test ./core/render -run TestGolden -update")
 		})
 	}
-}
-
-func firstDiffLine(a, b []byte) int {
-	line := 1
-	for i := 0; i < len(a) && i < len(b) && a[i] == b[i]; i++ {
-		if a[i] == '\n' {
-			line++
-		}
-	}
-	return line
 }

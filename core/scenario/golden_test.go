@@ -4,17 +4,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"flag"
 	"hash"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files, the generated library scenarios and the library's fuzz seeds")
+	"github.com/dagq/dagq/internal/golden"
+)
 
 // goldenLimit is the largest golden file kept whole; a bigger output is
 // pinned by its SHA-256 in NAME.sha256 instead (the JSON trace of wide-1000
@@ -55,47 +52,14 @@ func checkGolden(t *testing.T, name string, write func(io.Writer) error) {
 		path += ".sha256"
 		got = []byte(hex.EncodeToString(c.hash.Sum(nil)) + "\n")
 	}
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	old, err := os.ReadFile(path)
-	switch {
-	case err == nil && bytes.Equal(old, got):
-		return
-	case err != nil:
-		t.Errorf("%v; to write the golden file run:\n\t%s", err, acceptGolden)
-	case c.n > goldenLimit:
-		t.Errorf("%s: the output (%d bytes) has another SHA-256; if the new output is right, accept it with:\n\t%s",
-			path, c.n, acceptGolden)
-	default:
-		gotPath := path + ".got"
-		if err := os.WriteFile(gotPath, got, 0o644); err != nil {
-			t.Errorf("writing %s: %v", gotPath, err)
-		}
-		t.Errorf("%s differs from the output, written to %s%s\nif the new output is right, accept it with:\n\t%s",
-			path, gotPath, firstDiff(old, got), acceptGolden)
-	}
-}
-
-// firstDiff describes the first line where a and b differ.
-func firstDiff(a, b []byte) string {
-	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := 0; i < max(len(al), len(bl)); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return "\nfirst difference at line " + strconv.Itoa(i+1) + ":\n\tgolden: " + clip(x) + "\n\tgot:    " + clip(y)
+	if c.n > goldenLimit && !golden.Update() {
+		if old, err := os.ReadFile(path); err == nil && !bytes.Equal(old, got) {
+			t.Errorf("%s: the output (%d bytes) has another SHA-256; if the new output is right, accept it with:\n\t%s",
+				path, c.n, acceptGolden)
+			return
 		}
 	}
-	return ""
+	golden.Check(t, path, got, acceptGolden)
 }
 
 func clip(s string) string {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dagq/dagq/internal/golden"
 )
 
 // The big library scenarios are generated here; TestGenerated keeps the
@@ -111,7 +113,7 @@ func TestGenerated(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("library", name+".dagq")
 			want := gen()
-			if *update {
+			if golden.Update() {
 				if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -123,7 +125,7 @@ func TestGenerated(t *testing.T) {
 			}
 			if e.Text != want {
 				t.Errorf("%s differs from what %s generates%s\nrewrite it with:\n\tgo test ./core/scenario -run TestGenerated -update",
-					path, name, firstDiff([]byte(e.Text), []byte(want)))
+					path, name, golden.FirstDifference([]byte(e.Text), []byte(want)))
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dagq/dagq/incremental"
+	"github.com/dagq/dagq/internal/golden"
 )
 
 func TestLibrary(t *testing.T) {
@@ -98,7 +99,7 @@ func TestLibraryRunsClean(t *testing.T) {
 					first = body
 				} else if body != first {
 					t.Errorf("strategy %s gives another trace than %s%s", strategy, incremental.Names()[0],
-						firstDiff([]byte(first), []byte(body)))
+						golden.FirstDifference([]byte(first), []byte(body)))
 				}
 			}
 		})

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dagq/dagq/internal/golden"
 )
 
 // FuzzParse checks that Parse never panics, that a syntax error points
@@ -81,7 +83,7 @@ func TestFuzzCorpusHasTheLibrary(t *testing.T) {
 	for _, e := range Library() {
 		path := filepath.Join("testdata", "fuzz", "FuzzParse", "library-"+e.Name)
 		want := "go test fuzz v1\nstring(" + strconv.Quote(e.Text) + ")\n"
-		if *update {
+		if golden.Update() {
 			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 				t.Fatal(err)
 			}

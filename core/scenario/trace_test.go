@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dagq/dagq/internal/golden"
 )
 
 // noteScript reaches every kind of line WriteText writes.
@@ -73,7 +75,7 @@ dead-letter queue (2):
   b  blocked by a
 `
 	if got := b.String(); got != want {
-		t.Errorf("WriteText:\n%s\nwant:\n%s%s", got, want, firstDiff([]byte(want), []byte(got)))
+		t.Errorf("WriteText:\n%s\nwant:\n%s%s", got, want, golden.FirstDifference([]byte(want), []byte(got)))
 	}
 }
 
