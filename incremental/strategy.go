@@ -23,9 +23,13 @@ type Graph interface {
 // Insert is called before the edges v→d, for every d in deps, are added to g.
 // deps are distinct, exist in g and do not include v. If the edges would close
 // a cycle, Insert returns it as a path v, d, …, v (every step an edge of the
-// graph with the new edges added) and changes nothing, so the same call is
-// rejected again. Otherwise it returns nil and updates whatever state it keeps;
-// the caller then adds the edges to g before the next call.
+// graph with the new edges added) and changes nothing observable: the same
+// call is rejected again, and an order the strategy keeps stays a valid order
+// of g (pk may keep a reorder made for an earlier edge of the same call). The
+// caller then forgets the ids it made for the call, and only those: ids are
+// appended, never removed otherwise. If the edges keep g acyclic, Insert
+// returns nil and updates whatever state it keeps; the caller then adds the
+// edges to g before the next call.
 //
 // Visits reports the edges examined by all calls so far.
 type Strategy interface {
