@@ -292,3 +292,50 @@ func TestStrategyViewHighlightsWhatTheCheckVisited(t *testing.T) {
 		t.Errorf("#visits shows %q, want the count", got)
 	}
 }
+
+// BenchmarkStepping300 plays a 300-task scenario (a random DAG, each task
+// waiting on up to three earlier ones, then every task run) at the fastest
+// speed and reports the frame rate the page keeps while it animates: the
+// median frame time as fps, and the share of frames over 1/60 s.
+// Run: go test ./site -run '^$' -bench Stepping300 -benchtime 1x
+func BenchmarkStepping300(b *testing.B) {
+	ctx, base := playground(b)
+	var script strings.Builder
+	rng := uint64(7)
+	next := func(n int) int { rng = rng*6364136223846793005 + 1442695040888963407; return int(rng>>33) % n }
+	for i := range 300 {
+		fmt.Fprintf(&script, "submit t%d", i)
+		for range min(i, 3) {
+			fmt.Fprintf(&script, " t%d", next(i))
+		}
+		script.WriteString("\n")
+	}
+	for range 300 {
+		script.WriteString("next\n")
+	}
+	open(b, ctx, base, "/#script="+base64.RawURLEncoding.EncodeToString([]byte(script.String()))+"&step=250")
+	var fps, slow float64
+	for b.Loop() {
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`new Promise(done => {
+			const sel = document.querySelector('#speed');
+			sel.value = '50'; sel.dispatchEvent(new Event('change'));
+			document.querySelector('#play').click();
+			const t = [];
+			const tick = now => { t.push(now); if (t.length < 241) requestAnimationFrame(tick); else {
+				document.querySelector('#pause').click();
+				const d = t.slice(1).map((x, i) => x - t[i]).sort((a, b) => a - b);
+				done([1000 / d[d.length >> 1], d.filter(x => x > 1000 / 60 + 2).length / d.length]);
+			} };
+			requestAnimationFrame(tick);
+		})`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			b.Fatal(err)
+		}
+		fps, slow = got[0], got[1]
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Home)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(fps, "fps")
+	b.ReportMetric(slow*100, "%slow-frames")
+}
