@@ -43,7 +43,7 @@ func (d *data) writeMarkdown(out io.Writer, opt markdownOptions) error {
 	p("- Each figure is the median of the runs; ± is the 95%% confidence interval of the time's median\n")
 	p("  (benchmath, assuming nothing about the distribution), as benchstat gives it: ∞ with fewer than 6 runs.\n")
 	p("- Per task divides by n. × %s is the ratio of the medians at the same n: below 1 is faster.\n", baseline)
-	p("- visits are the nodes and edges the cycle checks examined. The peers (%s) do not count\n", list(peers))
+	p("- visits are the edges the cycle checks examined (each task a search enters is reached by one). The peers (%s) do not count\n", list(peers))
 	p("  theirs: n/a.\n")
 	p("- A combination missing from the file shows —, with a note under its table.\n")
 
