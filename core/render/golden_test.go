@@ -56,14 +56,12 @@ func goldenCases(t *testing.T) []goldenCase {
 	}
 }
 
-// trickyCycle runs the library's tricky-cycle scenario up to the moment c
-// is accepted and draws the board then, the tasks of the refused cycle
-// c -> a -> b -> c highlighted.
-func trickyCycle(t *testing.T) goldenCase {
+// runLibrary runs a scenario of the library and returns its trace.
+func runLibrary(t *testing.T, name string) *scenario.Trace {
 	t.Helper()
-	e, ok := scenario.Lookup("tricky-cycle")
+	e, ok := scenario.Lookup(name)
 	if !ok {
-		t.Fatal("no tricky-cycle scenario in the library")
+		t.Fatalf("no %s scenario in the library", name)
 	}
 	s, err := scenario.Parse(e.Text)
 	if err != nil {
@@ -73,6 +71,15 @@ func trickyCycle(t *testing.T) goldenCase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tr
+}
+
+// trickyCycle runs the library's tricky-cycle scenario up to the moment c
+// is accepted and draws the board then, the tasks of the refused cycle
+// c -> a -> b -> c highlighted.
+func trickyCycle(t *testing.T) goldenCase {
+	t.Helper()
+	tr := runLibrary(t, "tricky-cycle")
 	var b scenario.Board
 	var nodes []Node
 	reasons := map[string]string{}

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/dagq/dagq/core"
-	"github.com/dagq/dagq/core/scenario"
 )
 
 // The library's 1,000-shard scenario: one download, 1,000 shards waiting on
@@ -12,18 +11,7 @@ import (
 // maxRow boxes, so the drawing is maxRow boxes wide and grows downward.
 func TestWideLayerWraps(t *testing.T) {
 	t.Parallel()
-	e, ok := scenario.Lookup("wide-1000")
-	if !ok {
-		t.Fatal("no wide-1000 scenario in the library")
-	}
-	s, err := scenario.Parse(e.Text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := scenario.Run(s, scenario.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := runLibrary(t, "wide-1000")
 	var nodes []Node
 	for _, st := range tr.Steps {
 		for _, ev := range st.Events {
