@@ -18,6 +18,11 @@ type Config struct {
 	// OnEvent, when set, receives every state change in order. Nothing is
 	// built for events when it is nil.
 	OnEvent func(Event)
+	// Visited, with OnEvent, makes submit events name the tasks their cycle
+	// check reached (Event.Visited). It costs a slice of ids per check and a
+	// list of names per submit, as long as the check's visits: leave it off
+	// unless something shows them.
+	Visited bool
 }
 
 // Lease is a task handed out by [Queue.Next]. Only the current lease of a
@@ -57,8 +62,9 @@ type Queue struct {
 	walk  []int32
 	line  []int32
 	ids32 []int32
-	// visited: the ids the current cycle check reached, when observed
-	visited []int32
+	// visited: the ids the current cycle check reached, when watching
+	visited  []int32
+	watching bool
 }
 
 // node is everything the queue knows of one id.
@@ -99,16 +105,17 @@ func New(cfg Config) (*Queue, error) {
 		checkName:   name,
 		ids:         make(map[string]int32),
 	}
-	if w, ok := check.(incremental.Watcher); ok && cfg.OnEvent != nil {
+	if w, ok := check.(incremental.Watcher); ok && cfg.OnEvent != nil && cfg.Visited {
+		q.watching = true
 		w.Watch(func(v int32) { q.visited = append(q.visited, v) })
 	}
 	return q, nil
 }
 
 // visitedNames returns the tasks the last cycle check reached, each once,
-// in the order first reached; nil when no event is observed.
+// in the order first reached; nil unless Config.Visited asked for them.
 func (q *Queue) visitedNames() []string {
-	if q.onEvent == nil {
+	if !q.watching {
 		return nil
 	}
 	seen := make(map[int32]bool, len(q.visited))

@@ -19,7 +19,14 @@ func TestEventsNameTheVisitedTasks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var last core.Event
-		q, _ := core.New(core.Config{MaxAttempts: 1, Strategy: tt.strategy, OnEvent: func(e core.Event) { last = e }})
+		// Without Visited, nothing is gathered.
+		var plain core.Event
+		p, _ := core.New(core.Config{MaxAttempts: 1, Strategy: tt.strategy, OnEvent: func(e core.Event) { plain = e }})
+		ops(t, p, "submit a\nsubmit b a\nsubmit c b\nsubmit d c")
+		if plain.Visited != nil || plain.Visits == 0 {
+			t.Errorf("%s: without Config.Visited the event names %v (visits %d), want nil and the count", tt.strategy, plain.Visited, plain.Visits)
+		}
+		q, _ := core.New(core.Config{MaxAttempts: 1, Strategy: tt.strategy, OnEvent: func(e core.Event) { last = e }, Visited: true})
 		ops(t, q, "submit a\nsubmit b a\nsubmit c b\nsubmit d c")
 		if last.Kind != core.EventSubmitted || !slices.Equal(last.Visited, tt.want) {
 			t.Errorf("%s: %v visited %v, want %v", tt.strategy, last.Kind, last.Visited, tt.want)

@@ -14,6 +14,10 @@ type Options struct {
 	// Strategy, when not empty, is the cycle-check strategy to use whatever
 	// the script's strategy line says.
 	Strategy string
+	// Visited makes each submit's events name the tasks its cycle check
+	// reached (core.Event.Visited), as the playground shows them. It costs
+	// memory as long as the check's visits, per submit.
+	Visited bool
 }
 
 // Step is what one command did.
@@ -99,6 +103,7 @@ func NewRunner(s *Script, opt Options) (*Runner, error) {
 		MaxAttempts: attempts,
 		Strategy:    strategy,
 		OnEvent:     func(e core.Event) { r.events = append(r.events, e) },
+		Visited:     opt.Visited,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)

@@ -75,6 +75,8 @@ type LogEntry struct {
 }
 
 // NewSession parses a script and runs it with opt, the cursor at step 0.
+// Its submits always name the tasks their cycle check reached (see
+// [Session.Visited]), whatever opt.Visited says.
 // It fails with a [*SyntaxError] for a script that does not parse and with
 // an error for an unknown strategy. A failed expect stops the run, as in
 // [Run]: the steps end with it and [Session.Stopped] returns the
@@ -87,6 +89,7 @@ func NewSession(text string, opt Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	opt.Visited = true
 	r, err := NewRunner(script, opt)
 	if err != nil {
 		return nil, err
