@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,12 +161,59 @@ type token struct {
 func Parse(src string) (*Script, error) {
 	s := &Script{}
 	p := parser{script: s}
-	for i, line := range strings.Split(src, "\n") {
-		if err := p.line(i+1, line); err != nil {
+	n := 0
+	for line := range strings.Lines(src) {
+		n++
+		c, ok, err := p.line(n, strings.TrimSuffix(line, "\n"))
+		if err != nil {
 			return nil, err
+		}
+		if ok {
+			s.Commands = append(s.Commands, c)
 		}
 	}
 	return s, nil
+}
+
+// check parses src as [Parse] does but keeps no command: it returns the
+// script's header (Attempts and Strategy; no Commands) and the line of its
+// last command (0 if it has none), or the first [*SyntaxError]. It needs
+// O(1) memory besides src, so that a script of any size can be checked
+// before it runs and then run a line at a time (see [commands]).
+func check(src string) (header *Script, lastLine int, err error) {
+	header = &Script{}
+	p := parser{script: header}
+	n := 0
+	for line := range strings.Lines(src) {
+		n++
+		_, ok, err := p.line(n, strings.TrimSuffix(line, "\n"))
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			lastLine = n
+		}
+	}
+	return header, lastLine, nil
+}
+
+// commands yields the commands of src, which [check] accepted, one at a
+// time, each parsed as it is reached.
+func commands(src string) iter.Seq[Command] {
+	return func(yield func(Command) bool) {
+		p := parser{script: &Script{}}
+		n := 0
+		for line := range strings.Lines(src) {
+			n++
+			c, ok, err := p.line(n, strings.TrimSuffix(line, "\n"))
+			if err != nil {
+				panic("scenario: a checked script no longer parses: " + err.Error())
+			}
+			if ok && !yield(c) {
+				return
+			}
+		}
+	}
 }
 
 // parser holds what the header rules need to know across lines.
@@ -176,14 +224,15 @@ type parser struct {
 	firstSubmit  int // line of the first submit, 0 if none yet
 }
 
-// line parses one line, appending its command if it has one.
-func (p *parser) line(n int, line string) error {
+// line parses one line: its command, and false for a line without one
+// (blank, or only a comment).
+func (p *parser) line(n int, line string) (Command, bool, error) {
 	if i := strings.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
 	}
 	toks := tokenize(line)
 	if len(toks) == 0 {
-		return nil
+		return Command{}, false, nil
 	}
 	last := toks[len(toks)-1]
 	word := toks[0]
@@ -199,7 +248,7 @@ func (p *parser) line(n int, line string) error {
 	// name checks a task name argument.
 	name := func(t token) error {
 		if col, bad, ok := badChar(t); ok {
-			return errAt(col, "bad task name %q: %q is not allowed (names use letters, digits and _ . : / -)", t.text, bad)
+			return errAt(col, "bad task name %s: %q is not allowed (names use letters, digits and _ . : / -)", quoted(t.text), bad)
 		}
 		return nil
 	}
@@ -212,7 +261,7 @@ func (p *parser) line(n int, line string) error {
 			return err
 		}
 		if len(args) > 1 {
-			return errAt(args[1].col, "%s takes one task, got extra %q", c.Op, args[1].text)
+			return errAt(args[1].col, "%s takes one task, got extra %s", c.Op, quoted(args[1].text))
 		}
 		c.Task = args[0].text
 		return nil
@@ -231,7 +280,7 @@ func (p *parser) line(n int, line string) error {
 	// oneArg refuses an argument after the first of attempts or strategy.
 	oneArg := func() error {
 		if len(args) > 1 {
-			return errAt(args[1].col, "%s takes one argument, got extra %q", c.Op, args[1].text)
+			return errAt(args[1].col, "%s takes one argument, got extra %s", c.Op, quoted(args[1].text))
 		}
 		return nil
 	}
@@ -240,53 +289,53 @@ func (p *parser) line(n int, line string) error {
 	case "attempts":
 		c.Op = OpAttempts
 		if err := header(&p.attemptsLine); err != nil {
-			return err
+			return Command{}, false, err
 		}
 		if len(args) == 0 {
-			return missing("attempts needs a number")
+			return Command{}, false, missing("attempts needs a number")
 		}
 		a := args[0]
 		if strings.TrimLeft(a.text, "0123456789") != "" {
-			return errAt(a.col, "attempts must be a whole number, got %q", a.text)
+			return Command{}, false, errAt(a.col, "attempts must be a whole number, got %s", quoted(a.text))
 		}
 		v, err := strconv.Atoi(a.text)
 		switch {
 		case err != nil || v > maxAttempts:
-			return errAt(a.col, "attempts %s is too large (at most %d)", a.text, maxAttempts)
+			return Command{}, false, errAt(a.col, "attempts %s is too large (at most %d)", clipEcho(a.text), maxAttempts)
 		case v < 1:
-			return errAt(a.col, "attempts must be at least 1, got %s", a.text)
+			return Command{}, false, errAt(a.col, "attempts must be at least 1, got %s", clipEcho(a.text))
 		}
 		if err := oneArg(); err != nil {
-			return err
+			return Command{}, false, err
 		}
 		c.N = v
 		p.script.Attempts = v
 	case "strategy":
 		c.Op = OpStrategy
 		if err := header(&p.strategyLine); err != nil {
-			return err
+			return Command{}, false, err
 		}
 		names := incremental.Names()
 		if len(args) == 0 {
-			return missing("strategy needs a name (want %s)", orList(names))
+			return Command{}, false, missing("strategy needs a name (want %s)", orList(names))
 		}
 		a := args[0]
 		if !slices.Contains(names, a.text) {
-			return errAt(a.col, "unknown strategy %q (want %s)", a.text, orList(names))
+			return Command{}, false, errAt(a.col, "unknown strategy %s (want %s)", quoted(a.text), orList(names))
 		}
 		if err := oneArg(); err != nil {
-			return err
+			return Command{}, false, err
 		}
 		c.Strategy = a.text
 		p.script.Strategy = a.text
 	case "submit":
 		c.Op = OpSubmit
 		if len(args) == 0 {
-			return missing("submit needs a task")
+			return Command{}, false, missing("submit needs a task")
 		}
 		for _, a := range args {
 			if err := name(a); err != nil {
-				return err
+				return Command{}, false, err
 			}
 		}
 		c.Task = args[0].text
@@ -299,25 +348,25 @@ func (p *parser) line(n int, line string) error {
 	case "next":
 		c.Op = OpNext
 		if len(args) > 0 {
-			return errAt(args[0].col, "next takes no arguments, got %q", args[0].text)
+			return Command{}, false, errAt(args[0].col, "next takes no arguments, got %s", quoted(args[0].text))
 		}
 	case "complete":
 		c.Op = OpComplete
 		if err := oneTask(); err != nil {
-			return err
+			return Command{}, false, err
 		}
 	case "redrive":
 		c.Op = OpRedrive
 		if err := oneTask(); err != nil {
-			return err
+			return Command{}, false, err
 		}
 	case "fail":
 		c.Op = OpFail
 		if len(args) == 0 {
-			return missing("fail needs a task")
+			return Command{}, false, missing("fail needs a task")
 		}
 		if err := name(args[0]); err != nil {
-			return err
+			return Command{}, false, err
 		}
 		c.Task = args[0].text
 		if len(args) > 1 {
@@ -328,31 +377,30 @@ func (p *parser) line(n int, line string) error {
 		if len(args) < 2 {
 			if len(args) == 1 {
 				if err := name(args[0]); err != nil {
-					return err
+					return Command{}, false, err
 				}
 			}
-			return missing("expect needs a task and a state")
+			return Command{}, false, missing("expect needs a task and a state")
 		}
 		if err := name(args[0]); err != nil {
-			return err
+			return Command{}, false, err
 		}
 		st := core.State(args[1].text)
 		if !slices.Contains(core.States(), st) {
 			up := core.State(strings.ToUpper(args[1].text))
 			if slices.Contains(core.States(), up) {
-				return errAt(args[1].col, "unknown state %q (states are upper-case: %s)", args[1].text, up)
+				return Command{}, false, errAt(args[1].col, "unknown state %s (states are upper-case: %s)", quoted(args[1].text), up)
 			}
-			return errAt(args[1].col, "unknown state %q (want %s)", args[1].text, orList(stateNames()))
+			return Command{}, false, errAt(args[1].col, "unknown state %s (want %s)", quoted(args[1].text), orList(stateNames()))
 		}
 		if len(args) > 2 {
-			return errAt(args[2].col, "expect takes a task and a state, got extra %q", args[2].text)
+			return Command{}, false, errAt(args[2].col, "expect takes a task and a state, got extra %s", quoted(args[2].text))
 		}
 		c.Task, c.Want = args[0].text, st
 	default:
-		return errAt(word.col, "unknown command %q (want %s)", word.text, orList(opNames[1:]))
+		return Command{}, false, errAt(word.col, "unknown command %s (want %s)", quoted(word.text), orList(opNames[1:]))
 	}
-	p.script.Commands = append(p.script.Commands, c)
-	return nil
+	return c, true, nil
 }
 
 // maxAttempts is the largest attempts a script may ask for; core refuses
@@ -416,6 +464,25 @@ func stateNames() []string {
 	}
 	return out
 }
+
+// echoMax is how many characters of a user's input an error message
+// repeats: enough to recognise it, never the whole of a huge token.
+const echoMax = 40
+
+// clip returns s, or its first echoMax characters and "…" when longer.
+func clipEcho(s string) string {
+	n := 0
+	for i := range s {
+		if n == echoMax {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// quoted returns s, clipped, as a Go string literal, for an error message.
+func quoted(s string) string { return strconv.Quote(clipEcho(s)) }
 
 // orList formats "a, b or c".
 func orList(words []string) string {

@@ -97,7 +97,7 @@ func NewRunner(s *Script, opt Options) (*Runner, error) {
 		r.overridden = true
 	}
 	if strategy != "" && !slices.Contains(incremental.Names(), strategy) {
-		return nil, fmt.Errorf("scenario: unknown strategy %q (want %s)", strategy, orList(incremental.Names()))
+		return nil, fmt.Errorf("scenario: unknown strategy %s (want %s)", quoted(strategy), orList(incremental.Names()))
 	}
 	q, err := core.New(core.Config{
 		MaxAttempts: attempts,

@@ -4,14 +4,69 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dagq/dagq/core"
 )
+
+// Format is how a trace is written: [Text] for people, [JSON] for programs.
+type Format uint8
+
+// The formats of a trace.
+const (
+	Text Format = iota // see [WriteText]
+	JSON               // see [WriteJSON]
+)
+
+// formatter turns a run into the bytes of its trace, a step at a time:
+// begin, step for each step in order, then end. It keeps what the closing
+// lines or later steps need: O(tasks), never O(steps).
+type formatter interface {
+	begin(dst []byte, strategy string, attempts int) []byte
+	step(dst []byte, st Step) ([]byte, error)
+	// end appends the closing lines; stop is nil, the *ExpectError or the
+	// *LimitError that stopped the run.
+	end(dst []byte, stop error) []byte
+}
+
+// newFormatter returns the formatter of f; lastLine is the line of the
+// script's last command, which sets the width of the text trace's margin.
+func newFormatter(f Format, lastLine int) formatter {
+	if f == JSON {
+		return &jsonFormatter{j: newJSONWriter()}
+	}
+	return newTextFormatter(lastLine)
+}
+
+// writeTrace writes t whole with f.
+func writeTrace(w io.Writer, t *Trace, f formatter) error {
+	bw := bufio.NewWriter(w)
+	buf := f.begin(nil, t.Strategy, t.Attempts)
+	for _, st := range t.Steps {
+		var err error
+		if buf, err = f.step(buf, st); err != nil {
+			return err
+		}
+		if len(buf) >= bw.Available() {
+			if _, err := bw.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	buf = f.end(buf, nil)
+	if _, err := bw.Write(buf); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
 
 // WriteText writes a trace for people to read. It opens with the strategy
 // and max attempts, then gives each step as its line number and command
@@ -20,62 +75,118 @@ import (
 // nothing READY, "ok: …" for an expect that held. It ends with a summary:
 // the tasks counted by state, the refused operations and the dead-letter
 // queue with each entry's reason. The summary is folded from the events, as
-// a [Board].
+// a [Board]. Control characters in the script's text (an error text, say)
+// are written escaped, as \x1b, so that a trace cannot drive a terminal.
 func WriteText(w io.Writer, t *Trace) error {
-	bw := bufio.NewWriter(w)
 	maxLine := 0
 	for _, st := range t.Steps {
 		maxLine = max(maxLine, st.Command.Line)
 	}
-	width := len("L" + strconv.Itoa(maxLine))
-	indent := strings.Repeat(" ", width+4)
+	return writeTrace(w, t, newTextFormatter(maxLine))
+}
 
-	fmt.Fprintf(bw, "strategy %s, max attempts %d\n", t.Strategy, t.Attempts)
-	var b Board
-	var refused, failed []string
-	for _, st := range t.Steps {
-		c := st.Command
-		text := c.Text
-		if text == "" {
-			text = c.String()
+// linesListed is how many line numbers the text summary lists for the
+// refused operations or failed expects; it counts the rest.
+const linesListed = 20
+
+// textFormatter writes the text trace (see [WriteText]).
+type textFormatter struct {
+	width    int    // of the margin that holds "L12"
+	indent   string // of the lines under a command
+	strategy string
+	attempts int
+	b        Board
+	refused  lineCount
+	failed   lineCount
+}
+
+// lineCount is a count of lines, the first linesListed of them kept.
+type lineCount struct {
+	n     int
+	lines []string
+}
+
+func (c *lineCount) add(line int) {
+	c.n++
+	if len(c.lines) < linesListed {
+		c.lines = append(c.lines, strconv.Itoa(line))
+	}
+}
+
+// String returns "line 4", "lines 4, 9" or "lines 4, 9, … and 12 more".
+func (c *lineCount) String() string {
+	if c.n == 1 {
+		return "line " + c.lines[0]
+	}
+	s := "lines " + strings.Join(c.lines, ", ")
+	if more := c.n - len(c.lines); more > 0 {
+		s += " and " + strconv.Itoa(more) + " more"
+	}
+	return s
+}
+
+func newTextFormatter(lastLine int) *textFormatter {
+	width := len("L" + strconv.Itoa(lastLine))
+	return &textFormatter{width: width, indent: strings.Repeat(" ", width+4)}
+}
+
+func (f *textFormatter) begin(dst []byte, strategy string, attempts int) []byte {
+	f.strategy, f.attempts = strategy, attempts
+	return fmt.Appendf(dst, "strategy %s, max attempts %d\n", strategy, attempts)
+}
+
+func (f *textFormatter) step(dst []byte, st Step) ([]byte, error) {
+	c := st.Command
+	text := c.Text
+	if text == "" {
+		text = c.String()
+	}
+	dst = fmt.Appendf(dst, "\n%-*s  ", f.width, "L"+strconv.Itoa(c.Line))
+	dst = appendPrintable(dst, text)
+	dst = append(dst, '\n')
+	for _, e := range st.Events {
+		f.b.Apply(e)
+	}
+	note := func(s string) {
+		dst = append(dst, f.indent...)
+		dst = appendPrintable(dst, s)
+		dst = append(dst, '\n')
+	}
+	switch {
+	case c.Op == OpExpect && st.OK:
+		note(fmt.Sprintf("ok: %s is %s", c.Task, st.State))
+	case c.Op == OpExpect:
+		f.failed.add(c.Line)
+		if st.State == "" {
+			note(fmt.Sprintf("expect failed: %s was never submitted", c.Task))
+		} else {
+			note(fmt.Sprintf("expect failed: %s is %s", c.Task, st.State))
 		}
-		fmt.Fprintf(bw, "\n%-*s  %s\n", width, "L"+strconv.Itoa(c.Line), text)
+	case !st.OK:
+		f.refused.add(c.Line)
+		note("error: " + st.Err)
+	case c.Op == OpNext && st.Task == "":
+		note("handed out nothing")
+	case c.Op == OpAttempts:
+		note(fmt.Sprintf("a task gets at most %s", plural(f.attempts, "attempt")))
+	case c.Op == OpStrategy && c.Strategy != f.strategy:
+		note(fmt.Sprintf("overridden: the run checks cycles with %s", f.strategy))
+	case c.Op == OpStrategy:
+		note("cycles are checked with " + f.strategy)
+	default:
 		for _, e := range st.Events {
-			b.Apply(e)
-		}
-		note := func(s string) { bw.WriteString(indent + s + "\n") }
-		switch {
-		case c.Op == OpExpect && st.OK:
-			note(fmt.Sprintf("ok: %s is %s", c.Task, st.State))
-		case c.Op == OpExpect:
-			failed = append(failed, strconv.Itoa(c.Line))
-			if st.State == "" {
-				note(fmt.Sprintf("expect failed: %s was never submitted", c.Task))
-			} else {
-				note(fmt.Sprintf("expect failed: %s is %s", c.Task, st.State))
-			}
-		case !st.OK:
-			refused = append(refused, strconv.Itoa(c.Line))
-			note("error: " + st.Err)
-		case c.Op == OpNext && st.Task == "":
-			note("handed out nothing")
-		case c.Op == OpAttempts:
-			note(fmt.Sprintf("a task gets at most %s", plural(t.Attempts, "attempt")))
-		case c.Op == OpStrategy && c.Strategy != t.Strategy:
-			note(fmt.Sprintf("overridden: the run checks cycles with %s", t.Strategy))
-		case c.Op == OpStrategy:
-			note("cycles are checked with " + t.Strategy)
-		default:
-			for _, e := range st.Events {
-				note(e.String())
-			}
+			note(e.String())
 		}
 	}
+	return dst, nil
+}
 
-	bw.WriteString("\n")
+func (f *textFormatter) end(dst []byte, stop error) []byte {
+	dst = append(dst, '\n')
+	b := &f.b
 	tasks := b.Tasks()
 	if len(tasks) == 0 {
-		bw.WriteString("end: no tasks\n")
+		dst = append(dst, "end: no tasks\n"...)
 	} else {
 		counts := make(map[core.State]int)
 		for _, s := range b.states {
@@ -87,28 +198,55 @@ func WriteText(w io.Writer, t *Trace) error {
 				parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 			}
 		}
-		fmt.Fprintf(bw, "end: %s: %s\n", plural(len(tasks), "task"), strings.Join(parts, ", "))
+		dst = fmt.Appendf(dst, "end: %s: %s\n", plural(len(tasks), "task"), strings.Join(parts, ", "))
 	}
-	if len(refused) > 0 {
-		fmt.Fprintf(bw, "refused: %s (%s)\n", plural(len(refused), "operation"), lineList(refused))
+	if f.refused.n > 0 {
+		dst = fmt.Appendf(dst, "refused: %s (%s)\n", plural(f.refused.n, "operation"), f.refused.String())
 	}
-	if len(failed) > 0 {
-		fmt.Fprintf(bw, "expect failed: %s\n", lineList(failed))
+	if f.failed.n > 0 {
+		dst = fmt.Appendf(dst, "expect failed: %s\n", f.failed.String())
 	}
 	dlq := b.DeadLetters()
 	if len(dlq) == 0 {
-		bw.WriteString("dead-letter queue: empty\n")
+		dst = append(dst, "dead-letter queue: empty\n"...)
 	} else {
-		fmt.Fprintf(bw, "dead-letter queue (%d):\n", len(dlq))
+		dst = fmt.Appendf(dst, "dead-letter queue (%d):\n", len(dlq))
 		nameWidth := 0
 		for _, d := range dlq {
 			nameWidth = max(nameWidth, len(d.Task))
 		}
 		for _, d := range dlq {
-			fmt.Fprintf(bw, "  %-*s  %s\n", nameWidth, d.Task, d.Reason)
+			dst = fmt.Appendf(dst, "  %-*s  ", nameWidth, d.Task)
+			dst = appendPrintable(dst, d.Reason)
+			dst = append(dst, '\n')
 		}
 	}
-	return bw.Flush()
+	if le := (*LimitError)(nil); errors.As(stop, &le) {
+		dst = append(dst, le.Error()...)
+		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+// appendPrintable appends s with every control character and every byte
+// of invalid UTF-8 escaped as Go writes them in a string literal (\x1b,
+// \t, \u0085), so that text from a script cannot move a terminal's cursor
+// or change its colours. Other text is appended as it is.
+func appendPrintable(dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = fmt.Appendf(dst, `\x%02x`, s[i])
+		case unicode.IsControl(r):
+			q := strconv.QuoteRune(r)
+			dst = append(dst, q[1:len(q)-1]...)
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return dst
 }
 
 func plural(n int, noun string) string {
@@ -116,13 +254,6 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-func lineList(lines []string) string {
-	if len(lines) == 1 {
-		return "line " + lines[0]
-	}
-	return "lines " + strings.Join(lines, ", ")
 }
 
 type jsonEvent struct {
@@ -162,75 +293,100 @@ type jsonEvent struct {
 // not HTML-escaped ("->" stays as it is).
 //
 // Every line repeats the state of every task, so the output grows as
-// steps × tasks: a run of 3,000 steps over 1,000 tasks writes about 60 MB.
+// steps × tasks: a run of 3,000 steps over 1,000 tasks writes about 60 MB
+// (see [Limits.Output]).
+//
+// A run stopped by one of its [Limits] or its context ends with one more
+// line that says so instead of a step:
+//
+//	{"line":N,"stopped":"tasks","max":100000,"error":"stopped before line N: …"}
 func WriteJSON(w io.Writer, t *Trace) error {
-	bw := bufio.NewWriter(w)
-	j := newJSONWriter()
-	var b Board
-	var sorted []string // submitted tasks, sorted
-	var line []byte
-	for _, st := range t.Steps {
-		for _, e := range st.Events {
-			b.Apply(e)
-			if e.Kind == core.EventSubmitted {
-				i, _ := slices.BinarySearch(sorted, e.Task)
-				sorted = slices.Insert(sorted, i, e.Task)
-			}
-		}
-		line = append(line[:0], `{"line":`...)
-		line = strconv.AppendInt(line, int64(st.Command.Line), 10)
-		line = append(line, `,"cmd":`...)
-		line = j.appendString(line, st.Command.Op.String())
-		line = append(line, `,"ok":`...)
-		line = strconv.AppendBool(line, st.OK)
-		line = append(line, `,"error":`...)
-		line = j.appendString(line, st.Err)
-		line = append(line, `,"task":`...)
-		line = j.appendString(line, st.Task)
-		line = append(line, `,"state":`...)
-		line = j.appendString(line, string(st.State))
-		line = append(line, `,"states":{`...)
-		for i, task := range sorted {
-			if i > 0 {
-				line = append(line, ',')
-			}
-			line = j.appendName(line, task)
-			line = append(line, ':', '"')
-			line = append(line, b.states[task]...)
-			line = append(line, '"')
-		}
-		line = append(line, `},"dlq":[`...)
-		for i, d := range b.dlq {
-			if i > 0 {
-				line = append(line, ',')
-			}
-			line = append(line, `{"task":`...)
-			line = j.appendName(line, d.Task)
-			line = append(line, `,"reason":`...)
-			line = j.appendString(line, d.Reason)
-			line = append(line, '}')
-		}
-		line = append(line, `],"events":[`...)
-		for i, e := range st.Events {
-			if i > 0 {
-				line = append(line, ',')
-			}
-			var err error
-			line, err = j.appendValue(line, jsonEvent{
-				Kind: e.Kind.String(), Task: e.Task, From: e.From, To: e.To,
-				Deps: e.Deps, Attempt: e.Attempt, Lease: e.Lease, Root: e.Root,
-				Reason: e.Reason, Path: e.Path, Visits: e.Visits,
-			})
-			if err != nil {
-				return err
-			}
-		}
-		line = append(line, "]}\n"...)
-		if _, err := bw.Write(line); err != nil {
-			return err
+	return writeTrace(w, t, &jsonFormatter{j: newJSONWriter()})
+}
+
+// jsonFormatter writes the JSON-lines trace (see [WriteJSON]).
+type jsonFormatter struct {
+	j      *jsonWriter
+	b      Board
+	sorted []string // submitted tasks, sorted
+}
+
+func (f *jsonFormatter) begin(dst []byte, strategy string, attempts int) []byte { return dst }
+
+func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
+	j, b := f.j, &f.b
+	for _, e := range st.Events {
+		b.Apply(e)
+		if e.Kind == core.EventSubmitted {
+			i, _ := slices.BinarySearch(f.sorted, e.Task)
+			f.sorted = slices.Insert(f.sorted, i, e.Task)
 		}
 	}
-	return bw.Flush()
+	line = append(line, `{"line":`...)
+	line = strconv.AppendInt(line, int64(st.Command.Line), 10)
+	line = append(line, `,"cmd":`...)
+	line = j.appendString(line, st.Command.Op.String())
+	line = append(line, `,"ok":`...)
+	line = strconv.AppendBool(line, st.OK)
+	line = append(line, `,"error":`...)
+	line = j.appendString(line, st.Err)
+	line = append(line, `,"task":`...)
+	line = j.appendString(line, st.Task)
+	line = append(line, `,"state":`...)
+	line = j.appendString(line, string(st.State))
+	line = append(line, `,"states":{`...)
+	for i, task := range f.sorted {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		line = j.appendName(line, task)
+		line = append(line, ':', '"')
+		line = append(line, b.states[task]...)
+		line = append(line, '"')
+	}
+	line = append(line, `},"dlq":[`...)
+	for i, d := range b.dlq {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		line = append(line, `{"task":`...)
+		line = j.appendName(line, d.Task)
+		line = append(line, `,"reason":`...)
+		line = j.appendString(line, d.Reason)
+		line = append(line, '}')
+	}
+	line = append(line, `],"events":[`...)
+	for i, e := range st.Events {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		var err error
+		line, err = j.appendValue(line, jsonEvent{
+			Kind: e.Kind.String(), Task: e.Task, From: e.From, To: e.To,
+			Deps: e.Deps, Attempt: e.Attempt, Lease: e.Lease, Root: e.Root,
+			Reason: e.Reason, Path: e.Path, Visits: e.Visits,
+		})
+		if err != nil {
+			return line, err
+		}
+	}
+	return append(line, "]}\n"...), nil
+}
+
+func (f *jsonFormatter) end(dst []byte, stop error) []byte {
+	le := (*LimitError)(nil)
+	if !errors.As(stop, &le) {
+		return dst
+	}
+	dst = append(dst, `{"line":`...)
+	dst = strconv.AppendInt(dst, int64(le.Line), 10)
+	dst = append(dst, `,"stopped":`...)
+	dst = f.j.appendString(dst, le.Limit)
+	dst = append(dst, `,"max":`...)
+	dst = strconv.AppendInt(dst, le.Max, 10)
+	dst = append(dst, `,"error":`...)
+	dst = f.j.appendString(dst, le.Error())
+	return append(dst, "}\n"...)
 }
 
 // jsonWriter encodes JSON values without HTML escaping, and remembers the
