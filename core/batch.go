@@ -23,6 +23,7 @@ type Task struct {
 // whatever the strategy needs to keep its own order (nothing for dfs).
 func (q *Queue) SubmitBatch(tasks []Task) error {
 	q.op++
+	defer q.flush()
 	names := make(map[string]bool, len(tasks))
 	for _, t := range tasks {
 		if err := q.admissible(t.Name, t.Deps); err != nil {

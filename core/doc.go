@@ -28,5 +28,12 @@
 // by a strategy of package incremental, picked by [Config.Strategy].
 //
 // Every state change is an [Event], delivered in order to [Config.OnEvent];
-// the scenario traces and the playground are built from them.
+// the scenario traces and the playground are built from them. The events of
+// an operation are delivered once it has finished, just before it returns,
+// so a callback sees a consistent queue and may act on it: redrive a task
+// when its death arrives, say. The events of an operation a callback calls
+// are delivered after the events already waiting, by the same loop, so
+// events always arrive in the order of their [Event.Op]; the queue a
+// callback sees is the one after every operation so far, which may be later
+// than the event in hand.
 package core

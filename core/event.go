@@ -40,8 +40,10 @@ func (k EventKind) String() string {
 }
 
 // Event is one change a Queue operation made, delivered in order to
-// [Config.OnEvent]. Events of one operation share Op; a blocking or
-// unblocking wave lists its tasks nearest first.
+// [Config.OnEvent] when the operation has finished. Events of one operation
+// share Op, and Op never decreases from one event delivered to the next,
+// even when OnEvent calls operations itself; a blocking or unblocking wave
+// lists its tasks nearest first.
 type Event struct {
 	Op      uint64    // 1-based count of the operation (Submit, Next, …) that caused it
 	Kind    EventKind // what happened

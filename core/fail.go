@@ -15,6 +15,7 @@ package core
 // tasks a death blocks.
 func (q *Queue) Fail(l Lease, err error) (State, error) {
 	q.op++
+	defer q.flush()
 	v, refused := q.current(l)
 	if refused != nil {
 		return "", refused

@@ -5,6 +5,7 @@ package core
 // changing nothing, when no task is READY. The cost is amortized O(1).
 func (q *Queue) Next() (Lease, bool) {
 	q.op++
+	defer q.flush()
 	v, ok := q.ready.pop()
 	if !ok {
 		return Lease{}, false
@@ -28,6 +29,7 @@ func (q *Queue) Next() (Lease, bool) {
 // The cost is O(k) for the k tasks waiting on it.
 func (q *Queue) Complete(l Lease) error {
 	q.op++
+	defer q.flush()
 	v, err := q.current(l)
 	if err != nil {
 		return err

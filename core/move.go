@@ -5,7 +5,8 @@ import "fmt"
 // move is the one place where a task changes state. It checks the change
 // against the state table, keeps the READY line and the DLQ in step with the
 // state, and emits e (Kind and details filled by the caller; Op, Task, From,
-// To and the blocked reason filled here). A change the table forbids is a
+// To and the blocked reason filled here), to be delivered when the
+// operation ends. A change the table forbids is a
 // bug in this package and panics.
 //
 // For blocked it also sets the root the reason names (root ignored
@@ -42,5 +43,5 @@ func (q *Queue) move(v int32, to code, root int32, e Event) {
 		e.Root = q.nodes[root].name
 		e.Reason = q.reason(v)
 	}
-	q.onEvent(e)
+	q.emit(e)
 }

@@ -35,7 +35,7 @@ const propertyBaseSeed = 0x6461_6771 // "dagq"
 // the seed that reruns it.
 func TestPropertyRandomSequences(t *testing.T) {
 	if *seedFlag != 0 {
-		if err := runSeed(*seedFlag); err != nil {
+		if err := runSeed(*seedFlag, false); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -52,7 +52,45 @@ func TestPropertyRandomSequences(t *testing.T) {
 		t.Run(fmt.Sprintf("Worker%d", w), func(t *testing.T) {
 			t.Parallel()
 			for i := w; i < n; i += workers {
-				if err := runSeed(sequenceSeed(i)); err != nil {
+				if err := runSeed(sequenceSeed(i), false); err != nil {
+					t.Fatalf("sequence %d: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+// TestPropertyAutoRedrive runs random operation sequences, as
+// TestPropertyRandomSequences does, on a queue whose OnEvent acts on the
+// queue: it redrives every task that dies, at most K times per task (K from
+// 1 to 3, so that some tasks stay dead and keep others blocked). Besides
+// the checks of every operation, including each redrive the callback makes,
+// it checks that every event arrives when the queue is consistent (the
+// invariants hold) and that OnEvent is never entered again while it runs.
+//
+// A callback that redrives a task while the operation that killed it is
+// half done would release nothing and leave the tasks blocked afterwards
+// naming a root that is READY.
+func TestPropertyAutoRedrive(t *testing.T) {
+	if *seedFlag != 0 {
+		if err := runSeed(*seedFlag, true); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	n := 3000
+	if testing.Short() {
+		n = 500
+	}
+	if *sequencesFlag > 0 {
+		n = *sequencesFlag
+	}
+	const workers = 2
+	for w := range workers {
+		t.Run(fmt.Sprintf("Worker%d", w), func(t *testing.T) {
+			t.Parallel()
+			for i := w; i < n; i += workers {
+				if err := runSeed(sequenceSeed(i), true); err != nil {
 					t.Fatalf("sequence %d: %v", i, err)
 				}
 			}
@@ -122,14 +160,24 @@ func sequenceSeed(i int) uint64 {
 type seqConfig struct {
 	maxAttempts int
 	strategy    string
+	// autoRedrive, if above 0, makes OnEvent redrive every task that dies,
+	// at most autoRedrive times per task.
+	autoRedrive int
 }
 
-// runSeed generates and runs the sequence of one seed. On failure it shrinks
-// the sequence and returns an error describing both, with how to rerun it.
-func runSeed(seed uint64) error {
+// runSeed generates and runs the sequence of one seed, with an OnEvent that
+// redrives dead tasks if auto is set. On failure it shrinks the sequence
+// and returns an error describing both, with how to rerun it.
+func runSeed(seed uint64, auto bool) error {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	strategies := incremental.Names()
 	cfg := seqConfig{maxAttempts: 1 + r.IntN(3), strategy: strategies[r.IntN(len(strategies))]}
+	rerun := fmt.Sprintf("go test ./core -run 'TestPropertyRandomSequences$' -seed=%d", seed)
+	if auto {
+		cfg.maxAttempts = 1 + r.IntN(2) // deaths are common
+		cfg.autoRedrive = 1 + r.IntN(3)
+		rerun = fmt.Sprintf("go test ./core -run 'TestPropertyAutoRedrive$' -seed=%d", seed)
+	}
 	pool := poolNames(4 + r.IntN(9))
 	length := 5 + r.IntN(60)
 	churn := r.IntN(200) == 0
@@ -151,8 +199,7 @@ func runSeed(seed uint64) error {
 		o := g.next()
 		ops = append(ops, o)
 		if err := h.safeApply(o); err != nil {
-			return failure(cfg, ops, err,
-				fmt.Sprintf("go test ./core -run 'TestPropertyRandomSequences$' -seed=%d", seed))
+			return failure(cfg, ops, err, rerun)
 		}
 	}
 	return nil
@@ -177,6 +224,9 @@ func scenario(cfg seqConfig, ops []op) string {
 		strategy = incremental.Default
 	}
 	fmt.Fprintf(&b, "\tattempts %d\n\tstrategy %s\n", cfg.maxAttempts, strategy)
+	if cfg.autoRedrive > 0 {
+		fmt.Fprintf(&b, "\t# OnEvent redrives every task that dies, at most %d times per task\n", cfg.autoRedrive)
+	}
 	for _, o := range ops {
 		fmt.Fprintf(&b, "\t%s\n", o)
 	}
@@ -448,6 +498,13 @@ type harness struct {
 	events []Event // delivered since the last operation
 	calls  uint64  // operations (Submit, Next, Complete, Fail, Redrive) called on q
 
+	// OnEvent's own checks and, with autoRedrive, the redrives it makes.
+	autoRedrive int             // redrive a dead task at most this many times
+	redriven    map[string]int  // auto-redrives so far, per task
+	nested      []nestedRedrive // the callback's redrives not yet checked, in call order
+	delivering  bool            // inside OnEvent
+	callbackErr error           // the first thing OnEvent found wrong
+
 	tasks    []string            // arrival order
 	deps     map[string][]string // as submitted, duplicates dropped
 	state    map[string]State
@@ -463,6 +520,12 @@ type harness struct {
 	lastCycle *op // the last submit refused for a cycle, until the next submit
 }
 
+// nestedRedrive is a Redrive the callback called, and what it returned.
+type nestedRedrive struct {
+	task string
+	err  error
+}
+
 func newHarness(cfg seqConfig) (*harness, error) {
 	h := &harness{
 		max:      cfg.maxAttempts,
@@ -472,9 +535,11 @@ func newHarness(cfg seqConfig) (*harness, error) {
 		current:  map[string]Lease{},
 		history:  map[string][]Lease{},
 		ids:      map[uint64]bool{},
+
+		autoRedrive: cfg.autoRedrive,
+		redriven:    map[string]int{},
 	}
-	q, err := New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy,
-		OnEvent: func(e Event) { h.events = append(h.events, e) }})
+	q, err := New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy, OnEvent: h.deliver})
 	if err != nil {
 		return nil, fmt.Errorf("New(MaxAttempts %d, Strategy %q): %v", cfg.maxAttempts, cfg.strategy, err)
 	}
@@ -498,6 +563,33 @@ func newHarness(cfg seqConfig) (*harness, error) {
 	return h, nil
 }
 
+// deliver is the queue's OnEvent. It keeps the event for the checks of the
+// operation that made it, and checks that the event arrives when the queue
+// is consistent again (the invariants hold) and not while OnEvent runs.
+// With autoRedrive it acts on the queue: it redrives a task that died, as an
+// operator's automation would, unless it did so autoRedrive times already.
+func (h *harness) deliver(e Event) {
+	h.events = append(h.events, e)
+	if h.callbackErr != nil {
+		return
+	}
+	if h.delivering {
+		h.callbackErr = fmt.Errorf("OnEvent(%s) was called while OnEvent was running", e)
+		return
+	}
+	h.delivering = true
+	defer func() { h.delivering = false }()
+	if err := checkInvariants(h.q); err != nil {
+		h.callbackErr = fmt.Errorf("event %q (Op %d) arrived while the queue was inconsistent: %v", e, e.Op, err)
+		return
+	}
+	if e.Kind == EventDead && h.redriven[e.Task] < h.autoRedrive {
+		h.redriven[e.Task]++
+		err := h.q.Redrive(e.Task)
+		h.nested = append(h.nested, nestedRedrive{task: e.Task, err: err})
+	}
+}
+
 // safeApply is apply with a panic of the queue turned into an error.
 func (h *harness) safeApply(o op) (err error) {
 	defer func() {
@@ -518,6 +610,11 @@ func (h *harness) safeApply(o op) (err error) {
 //   - events: all of one operation carry its Op, the number of operations
 //     called so far; each has the From and To of its kind and From is the
 //     model's state of the task;
+//   - delivery: every event arrives after its operation has finished, with
+//     the invariants holding, and never while OnEvent runs; the redrives
+//     OnEvent calls (seqConfig.autoRedrive) come after the operation, in
+//     the order called, their events after its events, and each is checked
+//     as a redrive op is;
 //   - invariant 4: Next hands out the front of the FIFO the events build,
 //     and ReadyTasks is that FIFO;
 //   - invariant 5: a refused operation changes nothing and delivers no
@@ -559,6 +656,20 @@ func (h *harness) apply(o op) error {
 	if err != nil {
 		return err
 	}
+	// The callback's redrives ran after the operation, in the order it
+	// called them; each is checked as a redrive op is.
+	for len(h.nested) > 0 {
+		c := h.nested[0]
+		h.nested = h.nested[1:]
+		want := h.expectRedrive(c.task)
+		evs, eerr := h.takeEvents()
+		if err := h.checkRedrive(want, c.err, evs, eerr); err != nil {
+			return fmt.Errorf("OnEvent's %v", err)
+		}
+	}
+	if len(h.events) > 0 {
+		return fmt.Errorf("events of no operation called: %s", eventList(h.events))
+	}
 	if err := h.compare(); err != nil {
 		return err
 	}
@@ -579,16 +690,28 @@ func (h *harness) addNames(names ...string) {
 // takeEvents returns the events of the operation just run, checking that
 // each carries Op, the number of operations called so far (refused ones
 // included), and folds them into the model. Every call of an operation on
-// q is followed by one takeEvents.
+// q, the callback's included, is followed by one takeEvents, in the order
+// of the calls.
+//
+// The events of the operations the callback called come after, with the
+// Ops that follow: they are left for their own takeEvents.
 func (h *harness) takeEvents() ([]Event, error) {
 	h.calls++
-	evs := slices.Clone(h.events)
-	h.events = h.events[:0]
-	for _, e := range evs {
-		if e.Op != h.calls {
-			return nil, fmt.Errorf("event %q carries Op %d, want %d: it is operation %d (events: %s)", e, e.Op, h.calls, h.calls, eventList(evs))
+	if h.callbackErr != nil {
+		return nil, fmt.Errorf("OnEvent: %v (events: %s)", h.callbackErr, eventList(h.events))
+	}
+	n := 0
+	for n < len(h.events) && h.events[n].Op == h.calls {
+		n++
+	}
+	evs := slices.Clone(h.events[:n])
+	for _, e := range h.events[n:] {
+		if e.Op <= h.calls || e.Op > h.calls+uint64(len(h.nested)) {
+			return nil, fmt.Errorf("event %q carries Op %d, want %d: it is operation %d, and OnEvent called %d more after it (events: %s)",
+				e, e.Op, h.calls, h.calls, len(h.nested), eventList(h.events))
 		}
 	}
+	h.events = slices.Delete(h.events, 0, n)
 	for _, e := range evs {
 		if err := h.fold(e); err != nil {
 			return nil, fmt.Errorf("%v (events: %s)", err, eventList(evs))
@@ -1050,40 +1173,57 @@ func (h *harness) finish(o op) error {
 }
 
 func (h *harness) redrive(o op) error {
-	was := h.state[o.task]
-	var refusal error
+	want := h.expectRedrive(o.task)
+	err := h.q.Redrive(o.task)
+	evs, eerr := h.takeEvents()
+	return h.checkRedrive(want, err, evs, eerr)
+}
+
+// redriveWant is what a redrive should do, from the model before it.
+type redriveWant struct {
+	task      string
+	was       State
+	refusal   error    // ErrUnknown, ErrNotDead or nil
+	unblocked []string // the BLOCKED tasks with no other DEAD task upstream
+}
+
+func (h *harness) expectRedrive(task string) redriveWant {
+	w := redriveWant{task: task, was: h.state[task]}
 	switch {
-	case !h.isTask(o.task):
-		refusal = ErrUnknown
-	case h.state[o.task] != Dead:
-		refusal = ErrNotDead
+	case !h.isTask(task):
+		w.refusal = ErrUnknown
+	case h.state[task] != Dead:
+		w.refusal = ErrNotDead
 	}
 	// After the redrive, a BLOCKED task stays BLOCKED iff it still has a
 	// DEAD transitive dependency.
-	var wantUnblocked []string
 	for _, b := range h.inState(Blocked) {
 		still := false
 		for _, u := range h.upstream(b) {
-			if u != o.task && h.state[u] == Dead {
+			if u != task && h.state[u] == Dead {
 				still = true
 			}
 		}
 		if !still {
-			wantUnblocked = append(wantUnblocked, b)
+			w.unblocked = append(w.unblocked, b)
 		}
 	}
-	err := h.q.Redrive(o.task)
-	evs, eerr := h.takeEvents()
-	call := fmt.Sprintf("Redrive(%q)", o.task)
-	if qerr := h.quiet.Redrive(o.task); errString(qerr) != errString(err) {
+	return w
+}
+
+// checkRedrive checks a redrive that returned err with the events evs
+// (eerr: what takeEvents found wrong), and runs it on the quiet queue.
+func (h *harness) checkRedrive(want redriveWant, err error, evs []Event, eerr error) error {
+	call := fmt.Sprintf("Redrive(%q)", want.task)
+	if qerr := h.quiet.Redrive(want.task); errString(qerr) != errString(err) {
 		return fmt.Errorf("%s = %v, but %v without OnEvent", call, err, qerr)
 	}
 	if eerr != nil {
 		return fmt.Errorf("%s: %v", call, eerr)
 	}
-	if refusal != nil {
+	if refusal := want.refusal; refusal != nil {
 		if !errors.Is(err, refusal) {
-			return fmt.Errorf("%s = %v, want %v (task %s before)", call, err, refusal, orNone(was))
+			return fmt.Errorf("%s = %v, want %v (task %s before)", call, err, refusal, orNone(want.was))
 		}
 		if len(evs) != 0 {
 			return fmt.Errorf("%s refused with %v but delivered events %s", call, err, eventList(evs))
@@ -1093,8 +1233,8 @@ func (h *harness) redrive(o op) error {
 	if err != nil {
 		return fmt.Errorf("%s = %v, want it accepted", call, err)
 	}
-	if len(evs) == 0 || evs[0].Kind != EventRedriven || evs[0].Task != o.task {
-		return fmt.Errorf("%s: first event is not Redriven %q: %s", call, o.task, eventList(evs))
+	if len(evs) == 0 || evs[0].Kind != EventRedriven || evs[0].Task != want.task {
+		return fmt.Errorf("%s: first event is not Redriven %q: %s", call, want.task, eventList(evs))
 	}
 	var unblocked []string
 	for _, e := range evs[1:] {
@@ -1109,7 +1249,7 @@ func (h *harness) redrive(o op) error {
 			return fmt.Errorf("%s: unexpected %s event: %s", call, e.Kind, eventList(evs))
 		}
 	}
-	if err := sameSet(call+": tasks unblocked", unblocked, wantUnblocked); err != nil {
+	if err := sameSet(call+": tasks unblocked", unblocked, want.unblocked); err != nil {
 		return fmt.Errorf("%v: %s", err, eventList(evs))
 	}
 	// The tasks are decided dependencies before dependents (so, along every

@@ -15,8 +15,29 @@ type Config struct {
 	// Strategy names the cycle check (see package incremental); "" means
 	// incremental.Default.
 	Strategy string
-	// OnEvent, when set, receives every state change in order. Nothing is
-	// built for events when it is nil.
+	// OnEvent, when set, receives every state change, in order.
+	//
+	// The events of an operation (Submit, SubmitBatch, Next, Complete, Fail,
+	// Redrive) are delivered when it has finished, just before it returns:
+	// the queue OnEvent sees is consistent, every invariant holds, and
+	// OnEvent may call any method of the queue, operations included. An
+	// automatic redrive, calling Redrive when an EventDead arrives, is the
+	// natural example.
+	//
+	// An operation OnEvent calls runs in full at once; its events are
+	// delivered after the events already waiting, by the same delivery loop
+	// (OnEvent is never entered again while it runs). So events always
+	// arrive in the order of their Op, and the queue OnEvent sees is the one
+	// after every operation so far, which may be later than the event in
+	// hand: after that redrive, the tasks its death blocked are PENDING
+	// again (unless another dead task holds them) by the time their
+	// EventBlocked arrives.
+	//
+	// A panic in OnEvent reaches the caller of the operation; the events not
+	// delivered yet are delivered, in order, when the next operation ends.
+	//
+	// Nothing is built for events when OnEvent is nil; when it is set, the
+	// events wait in a buffer the queue reuses.
 	OnEvent func(Event)
 	// Visited, with OnEvent, makes submit events name the tasks their cycle
 	// check reached (Event.Visited). It costs a slice of ids per check and a
@@ -53,6 +74,12 @@ type Queue struct {
 
 	op    uint64 // operations so far; events carry the current one
 	lease uint64 // last lease id handed out
+
+	// Events wait in outbox until the operation ends; outbox[:sent] are
+	// delivered. delivering: the delivery loop is running.
+	outbox     []Event
+	sent       int
+	delivering bool
 
 	arena arena
 	// scratch for walks; mark[v] == stamp means v was seen in this walk

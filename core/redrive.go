@@ -24,6 +24,7 @@ package core
 // The cost is O(V'+E') for the V' tasks blocked by R and their edges.
 func (q *Queue) Redrive(task string) error {
 	q.op++
+	defer q.flush()
 	r, ok := q.lookup(task)
 	if !ok {
 		return &TaskError{Task: task, Err: ErrUnknown}

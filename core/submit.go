@@ -22,6 +22,7 @@ import "slices"
 // not allocate when no event is observed, beyond growing its tables.
 func (q *Queue) Submit(task string, deps ...string) error {
 	q.op++
+	defer q.flush()
 	if err := q.admissible(task, deps); err != nil {
 		return q.refuse(task, deps, err)
 	}
@@ -127,7 +128,7 @@ func (q *Queue) refuseVisited(task string, deps []string, err error, visits uint
 		if c, ok := err.(*CycleError); ok {
 			e.Path = c.Path
 		}
-		q.onEvent(e)
+		q.emit(e)
 	}
 	return err
 }
