@@ -14,7 +14,9 @@ func ExampleNew() {
 	h := site.New(site.Options{})
 
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/run", strings.NewReader("submit a\nsumbit b a\n")))
+	req := httptest.NewRequest("POST", "/api/run", strings.NewReader("submit a\nsumbit b a\n"))
+	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	h.ServeHTTP(rec, req)
 	fmt.Print(rec.Code, " ", rec.Body.String())
 
 	rec = httptest.NewRecorder()

@@ -7,7 +7,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"html"
 	"io"
 	"io/fs"
@@ -27,14 +26,25 @@ import (
 //go:embed static
 var embedded embed.FS
 
-// MaxScript is the largest script POST /api/run accepts, in bytes.
-const MaxScript = 1 << 20
-
-// Options configures the handler.
+// Options configures the handler. The zero value serves the embedded
+// files with the default limits.
 type Options struct {
 	// Static is the tree of static files, index.html at its root; nil means
 	// the files embedded from static/.
 	Static fs.FS
+	// Limits bound each run of POST /api/run; nil means [DefaultLimits].
+	Limits *scenario.Limits
+	// RunTimeout is how long one run may take; 0 means [DefaultRunTimeout].
+	RunTimeout time.Duration
+	// Runs is how many runs may go at once; 0 means [DefaultRuns].
+	Runs int
+	// RunWait is how long a run waits for its turn before it is refused
+	// with 503 and Retry-After; 0 means [DefaultRunWait].
+	RunWait time.Duration
+	// Origins are the origins ("https://docs.example.com"), besides the
+	// site's own, whose pages may POST /api/run from a visitor's browser;
+	// "*" allows any.
+	Origins []string
 }
 
 // New returns the handler of the whole site: the static files and the API
@@ -48,7 +58,7 @@ func New(opt Options) http.Handler {
 		}
 		files = sub
 	}
-	h := &handler{files: files, assets: make(map[string]*asset)}
+	h := &handler{files: files, assets: make(map[string]*asset), runs: newRunGate(opt)}
 	mux := http.NewServeMux()
 	h.mux = mux
 	mux.HandleFunc("GET /healthz", h.healthz)
@@ -71,6 +81,7 @@ type handler struct {
 	files  fs.FS
 	mu     sync.Mutex
 	assets map[string]*asset // by file name, loaded on first request
+	runs   *runGate
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
@@ -314,60 +325,6 @@ func (h *handler) scenario(w http.ResponseWriter, r *http.Request) {
 	sum := sha256.Sum256([]byte(e.Text))
 	hd.Set("ETag", `"`+hex.EncodeToString(sum[:12])+`"`)
 	http.ServeContent(w, r, "", time.Time{}, strings.NewReader(e.Text))
-}
-
-// syntaxError is the answer to a script that does not parse.
-type syntaxError struct {
-	Error string `json:"error"`
-	Line  int    `json:"line"`
-	Col   int    `json:"col"`
-}
-
-// run is POST /api/run: it runs the script in the body and answers its
-// JSON-lines trace, gzip-compressed when the client accepts it (a trace
-// repeats every task's state on every line, so it compresses well).
-func (h *handler) run(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxScript))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			jsonError(w, http.StatusRequestEntityTooLarge, "the script is larger than "+strconv.Itoa(MaxScript)+" bytes")
-			return
-		}
-		jsonError(w, http.StatusBadRequest, "reading the script: "+err.Error())
-		return
-	}
-	script, err := scenario.Parse(string(body))
-	if err != nil {
-		var se *scenario.SyntaxError
-		if errors.As(err, &se) {
-			writeJSON(w, http.StatusBadRequest, syntaxError{Error: se.Msg, Line: se.Line, Col: se.Col})
-			return
-		}
-		jsonError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	trace, runErr := scenario.Run(script, scenario.Options{Strategy: r.URL.Query().Get("strategy")})
-	if trace == nil {
-		jsonError(w, http.StatusBadRequest, strings.TrimPrefix(runErr.Error(), "scenario: "))
-		return
-	}
-	hd := w.Header()
-	hd.Set("Content-Type", "application/x-ndjson; charset=utf-8")
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("Vary", "Accept-Encoding")
-	if runErr != nil {
-		hd.Set("Dagq-Stopped", runErr.Error())
-	}
-	var out io.Writer = w
-	if acceptsGzip(r) {
-		hd.Set("Content-Encoding", "gzip")
-		zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
-		defer zw.Close()
-		out = zw
-	}
-	scenario.WriteJSON(out, trace)
 }
 
 // writeJSON answers v as JSON.

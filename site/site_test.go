@@ -37,6 +37,9 @@ func do(t *testing.T, h http.Handler, method, target string, body string, header
 		rd = strings.NewReader(body)
 	}
 	req := httptest.NewRequest(method, target, rd)
+	if method == "POST" {
+		req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -387,7 +390,7 @@ func TestRunAPI(t *testing.T) {
 		if r.StatusCode != http.StatusOK || strings.Count(body, "\n") != 2 {
 			t.Fatalf("status %d: %s", r.StatusCode, body)
 		}
-		if got := r.Header.Get("Dagq-Stopped"); got != "2:1: expect a DEAD: got READY" {
+		if got := r.Trailer.Get("Dagq-Stopped"); got != "2:1: expect a DEAD: got READY" {
 			t.Fatalf("Dagq-Stopped %q", got)
 		}
 	})

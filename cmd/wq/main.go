@@ -1,20 +1,24 @@
 // Command wq runs dagq scenarios: a work queue with task dependencies,
 // retries, a dead-letter queue and cycle checks, driven by a small script.
 //
-//	wq run [--json] [--strategy NAME] FILE|-   run a scenario, print its trace
+//	wq run [--json] [--strategy NAME] FILE|-   run a scenario, print its trace as it runs
 //	wq scenarios [NAME]                       list the built-in scenarios, or print one
 //	wq strategies                             list the cycle-check strategies
-//	wq help                                   this text
+//	wq serve [--addr HOST:PORT]               serve the playground (127.0.0.1:8080)
+//	wq help                                   this text, the limits and the exit statuses
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "wq:", err)
-		os.Exit(1)
 	}
+	os.Exit(exitCode(err))
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/incremental"
@@ -19,11 +22,21 @@ const usage = `wq runs dagq scenarios: a work queue with task dependencies, retr
 a dead-letter queue and a cycle check on every submit.
 
 Usage:
-  wq run [--json] [--strategy NAME] FILE|-   run a scenario (- reads stdin) and print its trace
-  wq scenarios [NAME]                       list the built-in scenarios, or print one's text
-  wq strategies                             list the cycle-check strategies, the default marked
-  wq serve [--addr HOST:PORT]               serve the browser playground (default :8080)
-  wq help                                   print this text
+  wq run [--json] [--strategy NAME] [LIMITS] FILE|-   run a scenario (- reads stdin), printing
+                                                      each command's result as it runs
+  wq scenarios [NAME]            list the built-in scenarios, or print one's text
+  wq strategies                  list the cycle-check strategies, the default marked
+  wq serve [--addr HOST:PORT] [--origins LIST] [--runs N] [--run-timeout D] [LIMITS]
+                                 serve the browser playground (default 127.0.0.1:8080;
+                                 --addr :8080 opens it to every interface)
+  wq help                        print this text
+
+LIMITS bound what one run may do; a run that reaches one stops, and its trace
+ends with a line that says which (0 means no limit):
+  --max-tasks N    tasks submitted       (run: 1000000; serve: 100000)
+  --max-steps N    commands run          (run: none;    serve: 100000)
+  --max-events N   state changes         (run: none;    serve: 2000000)
+  --max-output N   bytes of trace        (run: none;    serve: 67108864)
 
 A scenario is one command a line ('#' starts a comment):
   attempts 3            max attempts (default 3), before the first submit
@@ -35,6 +48,10 @@ A scenario is one command a line ('#' starts a comment):
   redrive fetch         give a DEAD task fresh attempts
   expect parse BLOCKED  stop with an error unless parse is BLOCKED
 
+Exit status: 0 the run went through; 1 an expect failed (or the server could
+not start); 2 the command line is wrong; 3 the script does not parse; 4
+reading the script or writing the trace failed; 5 a limit stopped the run.
+
 Try: wq scenarios diamond-redrive | wq run -
 `
 
@@ -42,7 +59,7 @@ Try: wq scenarios diamond-redrive | wq run -
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("no command given")
+		return usageError{errors.New("no command given")}
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "run":
@@ -53,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return serveCmd(rest, stdout, stderr)
 	case "strategies":
 		if len(rest) > 0 {
-			return fmt.Errorf("strategies takes no arguments")
+			return usageError{errors.New("strategies takes no arguments")}
 		}
 		for _, name := range incremental.Names() {
 			if name == incremental.Default {
@@ -66,20 +83,31 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:
-		return fmt.Errorf("unknown command %q (want run, scenarios, strategies, serve or help)", cmd)
+		return usageError{fmt.Errorf("unknown command %q (want run, scenarios, strategies, serve or help)", cmd)}
 	}
 }
 
+// runLimits are the limits of "wq run" unless its flags say otherwise: a
+// million tasks keep a run within about 1 GB whatever the script does; the
+// trace is streamed, so steps, events and output cost no memory.
+var runLimits = scenario.Limits{Tasks: 1_000_000}
+
 // runScript is "wq run". Flags may come before or after the file.
+//
+// The script is read whole, checked (a syntax error stops it before
+// anything runs), then run a command at a time, each step's trace written
+// as soon as it has run: memory is the script's size plus the queue's,
+// never the trace's.
 func runScript(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object per command")
 	strategy := fs.String("strategy", "", "cycle-check strategy (overrides the script's)")
+	lim := limitFlags(fs, runLimits)
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return err
+			return usageFlag(err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -88,37 +116,94 @@ func runScript(args []string, stdout, stderr io.Writer) error {
 		args = fs.Args()[1:]
 	}
 	if len(files) != 1 {
-		return fmt.Errorf("run takes one FILE or - (got %d)", len(files))
+		return usageError{fmt.Errorf("run takes one FILE or - (got %d)", len(files))}
 	}
 	name := files[0]
-	var src []byte
-	var err error
-	if name == "-" {
-		src, err = io.ReadAll(stdin)
-	} else {
-		src, err = os.ReadFile(name)
-	}
+	src, err := readScript(name)
 	if err != nil {
+		return ioError{err}
+	}
+	stream, err := scenario.NewStream(src, scenario.Options{Strategy: *strategy})
+	if err != nil {
+		var syntax *scenario.SyntaxError
+		if errors.As(err, &syntax) {
+			return atLine(name, err)
+		}
+		return usageError{err}
+	}
+	format := scenario.Text
+	if *asJSON {
+		format = scenario.JSON
+	}
+	out := newLiveWriter(stdout)
+	runErr := stream.Run(context.Background(), out, format, *lim)
+	if err := out.Flush(); err != nil && runErr == nil {
+		runErr = err
+	}
+	var expect *scenario.ExpectError
+	var limit *scenario.LimitError
+	switch {
+	case runErr == nil:
+		return nil
+	case errors.As(runErr, &expect):
+		return atLine(name, runErr)
+	case errors.As(runErr, &limit):
+		return fmt.Errorf("%s: %w", name, runErr)
+	}
+	return ioError{fmt.Errorf("writing the trace: %w", runErr)}
+}
+
+// readScript reads a script from a file, or from stdin for "-", into one
+// string without a second copy.
+func readScript(name string) (string, error) {
+	var b strings.Builder
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			b.Grow(int(st.Size()) + 1)
+		}
+		r = f
+	}
+	if _, err := io.Copy(&b, r); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// usageFlag marks a flag parsing error as a usage error; -h stays ErrHelp.
+func usageFlag(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	script, err := scenario.Parse(string(src))
-	if err != nil {
-		return atLine(name, err)
+	return usageError{err}
+}
+
+// liveWriter buffers a trace and flushes it at least every flushEvery, so
+// that a long run shows its steps as it goes without a write per step.
+type liveWriter struct {
+	*bufio.Writer
+	flushed time.Time
+}
+
+// flushEvery is how stale the output of a running trace may get.
+const flushEvery = 100 * time.Millisecond
+
+func newLiveWriter(w io.Writer) *liveWriter {
+	return &liveWriter{Writer: bufio.NewWriterSize(w, 64<<10), flushed: time.Now()}
+}
+
+func (l *liveWriter) Write(p []byte) (int, error) {
+	n, err := l.Writer.Write(p)
+	if err == nil && time.Since(l.flushed) >= flushEvery {
+		err = l.Flush()
+		l.flushed = time.Now()
 	}
-	trace, runErr := scenario.Run(script, scenario.Options{Strategy: *strategy})
-	if trace != nil {
-		write := scenario.WriteText
-		if *asJSON {
-			write = scenario.WriteJSON
-		}
-		if err := write(stdout, trace); err != nil {
-			return err
-		}
-	}
-	if runErr != nil {
-		return atLine(name, runErr)
-	}
-	return nil
+	return n, err
 }
 
 // atLine prefixes errors that carry a line and column with the file name,
@@ -147,11 +232,13 @@ func scenarios(args []string, stdout io.Writer) error {
 			for _, e := range scenario.Library() {
 				names = append(names, e.Name)
 			}
-			return fmt.Errorf("no scenario %q (have %s)", args[0], strings.Join(names, ", "))
+			return usageError{fmt.Errorf("no scenario %q (have %s)", args[0], strings.Join(names, ", "))}
 		}
-		_, err := io.WriteString(stdout, e.Text)
-		return err
+		if _, err := io.WriteString(stdout, e.Text); err != nil {
+			return ioError{err}
+		}
+		return nil
 	default:
-		return fmt.Errorf("scenarios takes at most one NAME")
+		return usageError{errors.New("scenarios takes at most one NAME")}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,6 +34,11 @@ func TestGolden(t *testing.T) {
 		{"run-unknown-strategy", []string{"run", "--strategy", "nope", "testdata/retry.dagq"}, ""},
 		{"run-missing-file", []string{"run", "testdata/missing.dagq"}, ""},
 		{"run-two-files", []string{"run", "a", "b"}, ""},
+		{"run-limit", []string{"run", "--max-tasks", "2", "testdata/retry.dagq"}, ""},
+		{"run-limit-json", []string{"run", "--json", "--max-steps", "3", "-"}, "submit a\nnext\nfail a boom\nnext\ncomplete a\n"},
+		{"run-control-characters", []string{"run", "-"}, "attempts 1\nsubmit a\nnext\nfail a \x1b[31mred\x1b[0m \a\n"},
+		{"run-bad-flag", []string{"run", "--max-tasks", "many", "testdata/retry.dagq"}, ""},
+		{"run-help", []string{"run", "-h"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,6 +55,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				got.WriteString("--- wq: " + err.Error() + "\n")
 			}
+			fmt.Fprintf(&got, "--- exit %d\n", exitCode(err))
 			golden.Check(t, filepath.Join("testdata", "golden", tt.name+".txt"), got.Bytes(), "go test ./cmd/wq -run TestGolden -update")
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -17,23 +18,50 @@ import (
 	"github.com/dagq/dagq/site"
 )
 
-// defaultAddr is where "wq serve" listens without --addr.
-const defaultAddr = ":8080"
+// defaultAddr is where "wq serve" listens without --addr: this machine
+// only. --addr :8080 opens it to every interface.
+const defaultAddr = "127.0.0.1:8080"
 
 // stopSignals are the signals that stop "wq serve" cleanly.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
 
-// serveCmd is "wq serve [--addr HOST:PORT]": it serves the playground and
-// its API until SIGINT or SIGTERM.
+// The server's timeouts. A request must arrive whole within readTimeout
+// (a body trickled a byte at a time is cut off), and be answered within
+// writeTimeout, which leaves room for the longest run (site's
+// DefaultRunTimeout) and a slow download of main.wasm.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = time.Minute
+)
+
+// shutdownGrace is how long a stopping server lets requests in flight
+// finish; then their runs are stopped, each trace ending with a line that
+// says so, and the connections are closed.
+var shutdownGrace = 5 * time.Second
+
+// serveCmd is "wq serve": it serves the playground and its API until
+// SIGINT or SIGTERM.
 func serveCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", defaultAddr, "address to listen on, HOST:PORT (an empty HOST means every interface)")
+	origins := fs.String("origins", "", "comma-separated origins (https://docs.example) whose pages may POST /api/run besides the site's own; * for any")
+	runs := fs.Int("runs", site.DefaultRuns, "runs of /api/run at once; more wait a moment, then get 503")
+	runTimeout := fs.Duration("run-timeout", site.DefaultRunTimeout, "how long one run may take")
+	lim := limitFlags(fs, site.DefaultLimits)
 	if err := fs.Parse(args); err != nil {
-		return err
+		return usageFlag(err)
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("serve takes no arguments, got %q", fs.Arg(0))
+		return usageError{fmt.Errorf("serve takes no arguments, got %q", fs.Arg(0))}
+	}
+	opt := site.Options{Limits: lim, Runs: *runs, RunTimeout: *runTimeout}
+	for o := range strings.SplitSeq(*origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			opt.Origins = append(opt.Origins, o)
+		}
 	}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -41,17 +69,24 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	return serve(ctx, l, stdout)
+	return serve(ctx, l, opt, stdout, stderr)
 }
 
-// serve serves the site on l until ctx is done, then shuts down, giving
-// requests in flight a few seconds to finish. It announces the address
-// on stdout once it is listening.
-func serve(ctx context.Context, l net.Listener, stdout io.Writer) error {
+// serve serves the site on l until ctx is done, then shuts down (see
+// shutdownGrace). It announces the address on stdout once it is
+// listening, and logs a line per request on logw.
+func serve(ctx context.Context, l net.Listener, opt site.Options, stdout, logw io.Writer) error {
+	base, stopRuns := context.WithCancelCause(context.Background())
+	defer stopRuns(nil)
 	srv := &http.Server{
-		Handler:           site.New(site.Options{}),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		Handler:           accessLog(site.New(opt), logw),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return base },
+		ErrorLog:          log.New(logw, "wq serve: ", 0),
 	}
 	fmt.Fprintf(stdout, "serving dagq playground on %s\n", displayURL(l.Addr()))
 	errc := make(chan error, 1)
@@ -61,10 +96,17 @@ func serve(ctx context.Context, l net.Listener, stdout io.Writer) error {
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	grace, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
-		return err
+	if err := srv.Shutdown(grace); err != nil {
+		// Requests still in flight: stop their runs, which end their
+		// traces cleanly, give them a moment to finish, then close.
+		stopRuns(errors.New("the server is shutting down"))
+		last, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if err := srv.Shutdown(last); err != nil {
+			srv.Close()
+		}
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err

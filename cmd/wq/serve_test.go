@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dagq/dagq/site"
 )
 
 // get fetches url and returns the status and body.
@@ -33,7 +35,7 @@ func TestServeAnswersHealthzAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out strings.Builder
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, l, &out) }()
+	go func() { done <- serve(ctx, l, site.Options{}, &out, io.Discard) }()
 
 	base := "http://" + l.Addr().String()
 	if code, body := get(t, base+"/healthz"); code != http.StatusOK || body != "ok\n" {
