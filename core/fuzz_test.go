@@ -32,15 +32,21 @@ import (
 //	r X   redrive X
 //	k     resubmit the last submit refused for a cycle without the
 //	      dependencies that close it (it must be accepted)
+//	u X   add X, with those dependencies, to the next batch, and start a
+//	      new list
+//	b     SubmitBatch the batch (perhaps empty), and start a new one; a
+//	      batch still open at the end is submitted too
 //
-// Any other command byte b means the (b%14)-th command above.
+// Any other command byte b means the (b%16)-th command above.
 //
 // For example "1 sa da sb da sc db dc sd n fa ra" is a diamond, d over b and
 // c over a, where a dies at its only attempt, blocking b, c and d, and is
-// redriven, releasing them.
+// redriven, releasing them; "1 db ua dc ub da uc b" is a batch whose tasks
+// wait on each other in a cycle, refused whole.
 func FuzzOps(f *testing.F) {
 	f.Add([]byte("1 sa da sb da sc db dc sd n fa ra n ca n cb n cc n cd"))
 	f.Add([]byte("db sa dc sb da sc k"))
+	f.Add([]byte("2 db ua dc ub uc b n cc n cb n ca"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 600 {
 			data = data[:600]
@@ -57,7 +63,7 @@ func FuzzOps(f *testing.F) {
 var fuzzPool = poolNames(6)
 
 // fuzzCommands lists the command bytes in the order other bytes map to them.
-const fuzzCommands = "disnco" + "wxtfpqrk"
+const fuzzCommands = "disnco" + "wxtfpqrk" + "ub"
 
 // runFuzzOps decodes data and runs it; on failure it shrinks the sequence
 // and describes both.
@@ -73,6 +79,8 @@ func runFuzzOps(data []byte, strategy string) error {
 	}
 	var ops []op
 	var deps []string
+	var batch []Task // the tasks 'u' added since the last 'b'
+	open := false    // a 'u' came since the last 'b'
 	name := func(i int) string {
 		if i >= len(data) {
 			return fuzzPool[0]
@@ -83,13 +91,26 @@ func runFuzzOps(data []byte, strategy string) error {
 		}
 		return fuzzPool[int(b)%len(fuzzPool)]
 	}
-	for i := 1; i < len(data); i++ {
-		c := data[i]
+	for i := 1; ; i++ {
+		var c byte = 'b' // at the end, submit the batch still open
+		if i < len(data) {
+			c = data[i]
+		} else if !open {
+			break
+		}
 		if !strings.ContainsRune(fuzzCommands, rune(c)) {
 			c = fuzzCommands[int(c)%len(fuzzCommands)]
 		}
 		var o op
 		switch c {
+		case 'u':
+			i++
+			batch = append(batch, Task{Name: name(i), Deps: deps})
+			deps, open = nil, true
+			continue
+		case 'b':
+			o = op{kind: opBatch, batch: batch}
+			batch, open = nil, false
 		case 'd':
 			i++
 			deps = append(deps, name(i))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"regexp"
 	"runtime/debug"
@@ -78,7 +79,7 @@ func TestPropertyAutoRedrive(t *testing.T) {
 		}
 		return
 	}
-	n := 3000
+	n := 2000
 	if testing.Short() {
 		n = 500
 	}
@@ -282,6 +283,25 @@ func shrink(cfg seqConfig, ops []op) []op {
 					j--
 				}
 			}
+			// A batch's tasks, and their dependencies.
+			for j := 0; j < len(ops[i].batch); j++ {
+				cand := slices.Clone(ops)
+				cand[i].batch = slices.Delete(slices.Clone(ops[i].batch), j, j+1)
+				if replay(cfg, cand) != nil {
+					ops, changed = cand, true
+					j--
+					continue
+				}
+				for k := 0; k < len(ops[i].batch[j].Deps); k++ {
+					cand := slices.Clone(ops)
+					cand[i].batch = slices.Clone(ops[i].batch)
+					cand[i].batch[j].Deps = slices.Delete(slices.Clone(ops[i].batch[j].Deps), k, k+1)
+					if replay(cfg, cand) != nil {
+						ops, changed = cand, true
+						k--
+					}
+				}
+			}
 		}
 	}
 	return ops
@@ -314,6 +334,7 @@ const (
 	opComplete
 	opFail
 	opRedrive
+	opBatch
 )
 
 // leaseChoice says which lease a complete or fail presents.
@@ -339,15 +360,33 @@ type op struct {
 	lease     leaseChoice
 	permanent bool
 	msg       string
+	batch     []Task // opBatch: the tasks, in order
+}
+
+// sayName writes a name as the scenario language does, quoted if it
+// cannot say it.
+func sayName(s string) string {
+	if plainNameRE.MatchString(s) {
+		return s
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// batchString writes a batch's tasks as "[task deps...] ...".
+func batchString(tasks []Task) string {
+	s := make([]string, len(tasks))
+	for i, t := range tasks {
+		s[i] = "[" + sayName(t.Name)
+		for _, d := range t.Deps {
+			s[i] += " " + sayName(d)
+		}
+		s[i] += "]"
+	}
+	return strings.Join(s, " ")
 }
 
 func (o op) String() string {
-	name := func(s string) string {
-		if plainNameRE.MatchString(s) {
-			return s
-		}
-		return fmt.Sprintf("%q", s)
-	}
+	name := sayName
 	switch o.kind {
 	case opSubmit:
 		s := "submit " + name(o.task)
@@ -370,6 +409,8 @@ func (o op) String() string {
 		return s
 	case opRedrive:
 		return "redrive " + name(o.task)
+	case opBatch:
+		return "batch " + batchString(o.batch) + " # SubmitBatch, each [task deps...]"
 	}
 	return fmt.Sprintf("op(%d)", o.kind)
 }
@@ -410,6 +451,9 @@ func (g *generator) next() op {
 	}
 	switch {
 	case n < 35:
+		if r.IntN(5) == 0 {
+			return g.batch()
+		}
 		return g.submit()
 	case n < 60:
 		return op{kind: opNext}
@@ -462,6 +506,63 @@ func (g *generator) submit() op {
 	return op{kind: opSubmit, task: t, deps: deps}
 }
 
+// batch makes a SubmitBatch of 1 to 5 tasks, mostly new (no more tasks
+// than new names, when there are some), often waiting on a task later in
+// the batch (a forward reference), and sometimes refused: a cycle inside
+// the batch, or through tasks already waiting on one of its tasks, a
+// self-dependency, a name twice or one already submitted, an invalid name.
+func (g *generator) batch() op {
+	r := g.r
+	fresh := slices.DeleteFunc(slices.Clone(g.pool), g.h.isTask)
+	r.Shuffle(len(fresh), func(i, j int) { fresh[i], fresh[j] = fresh[j], fresh[i] })
+	tasks := make([]Task, 1+r.IntN(min(5, max(1, len(fresh)))))
+	for i := range tasks {
+		name := g.any() // perhaps submitted already
+		switch n := r.IntN(100); {
+		case n < 6 && i > 0:
+			name = tasks[r.IntN(i)].Name // twice in the batch
+		case n < 7:
+			name = invalidNames[r.IntN(len(invalidNames))]
+		case n < 90 && len(fresh) > 0:
+			name, fresh = fresh[0], fresh[1:]
+		}
+		tasks[i].Name = name
+	}
+	for i := range tasks {
+		t := tasks[i].Name
+		waiters := g.h.waitersOf(t) // a dependency among them closes a cycle
+		var deps []string
+		for range r.IntN(4) {
+			d := g.any()
+			switch n := r.IntN(100); {
+			case n < 40:
+				if i+1 < len(tasks) {
+					d = tasks[i+1+r.IntN(len(tasks)-i-1)].Name // forward
+				}
+			case n < 48:
+				if i > 0 {
+					d = tasks[r.IntN(i)].Name // with a forward one, a cycle
+				}
+			case n < 50:
+				d = t // self-dependency
+			case n < 55:
+				if len(waiters) > 0 {
+					d = waiters[r.IntN(len(waiters))] // closes a cycle
+				}
+			case n < 56:
+				d = invalidNames[r.IntN(len(invalidNames))]
+			case n < 60:
+				if len(deps) > 0 {
+					d = deps[r.IntN(len(deps))] // a duplicate
+				}
+			}
+			deps = append(deps, d)
+		}
+		tasks[i].Deps = deps
+	}
+	return op{kind: opBatch, batch: tasks}
+}
+
 func (g *generator) leaseTask() string {
 	if running := g.h.inState(Running); len(running) > 0 && g.r.IntN(4) != 0 {
 		return running[g.r.IntN(len(running))]
@@ -496,7 +597,7 @@ type harness struct {
 	max    int
 	strat  string
 	events []Event // delivered since the last operation
-	calls  uint64  // operations (Submit, Next, Complete, Fail, Redrive) called on q
+	calls  uint64  // operations (Submit, SubmitBatch, Next, Complete, Fail, Redrive) called on q
 
 	// OnEvent's own checks and, with autoRedrive, the redrives it makes.
 	autoRedrive int             // redrive a dead task at most this many times
@@ -631,11 +732,15 @@ func (h *harness) safeApply(o op) (err error) {
 func (h *harness) apply(o op) error {
 	h.addNames(o.task)
 	h.addNames(o.deps...)
+	for _, t := range o.batch {
+		h.addNames(t.Name)
+		h.addNames(t.Deps...)
+	}
 	// A refused operation delivers no event (checked), so the model stays as
 	// it was and compare finds any change it made; submits also compare
 	// snapshots, for a clearer message.
 	var before snapshot
-	if o.kind == opSubmit {
+	if o.kind == opSubmit || o.kind == opBatch {
 		before = h.snapshot()
 	}
 	h.events = h.events[:0]
@@ -650,6 +755,8 @@ func (h *harness) apply(o op) error {
 		err = h.finish(o)
 	case opRedrive:
 		err = h.redrive(o)
+	case opBatch:
+		err = h.submitBatch(o, before)
 	default:
 		err = fmt.Errorf("unknown op kind %d", o.kind)
 	}
@@ -696,6 +803,21 @@ func (h *harness) addNames(names ...string) {
 // The events of the operations the callback called come after, with the
 // Ops that follow: they are left for their own takeEvents.
 func (h *harness) takeEvents() ([]Event, error) {
+	evs, err := h.takeUnfolded()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range evs {
+		if err := h.fold(e); err != nil {
+			return nil, fmt.Errorf("%v (events: %s)", err, eventList(evs))
+		}
+	}
+	return evs, nil
+}
+
+// takeUnfolded is takeEvents without the folding, for a caller that folds
+// the events itself, a few at a time.
+func (h *harness) takeUnfolded() ([]Event, error) {
 	h.calls++
 	if h.callbackErr != nil {
 		return nil, fmt.Errorf("OnEvent: %v (events: %s)", h.callbackErr, eventList(h.events))
@@ -712,11 +834,6 @@ func (h *harness) takeEvents() ([]Event, error) {
 		}
 	}
 	h.events = slices.Delete(h.events, 0, n)
-	for _, e := range evs {
-		if err := h.fold(e); err != nil {
-			return nil, fmt.Errorf("%v (events: %s)", err, eventList(evs))
-		}
-	}
 	return evs, nil
 }
 
@@ -836,20 +953,7 @@ func (h *harness) submit(o op, before snapshot) error {
 	case cycle:
 		allowed = append(allowed, ErrCycle)
 	}
-	// What an accepted submit should do, from the model before it.
-	wantState := Ready
-	for _, d := range want {
-		switch s := h.state[d]; {
-		case s == Dead || s == Blocked:
-			wantState = Blocked
-		case s != Succeeded && wantState != Blocked:
-			wantState = Pending
-		}
-	}
-	var wantBlocked []string
-	if wantState == Blocked {
-		wantBlocked = h.pendingDownstream(o.task)
-	}
+	wantState, wantBlocked := h.expectAccepted(o.task, want)
 
 	err := h.q.Submit(o.task, o.deps...)
 	evs, eerr := h.takeEvents()
@@ -873,7 +977,7 @@ func (h *harness) submit(o op, before snapshot) error {
 			if !errors.As(err, &ce) {
 				return fmt.Errorf("%s = %v (%T), is ErrCycle but not a *CycleError", call, err, err)
 			}
-			if perr := h.checkCyclePath(o.task, want, ce.Path); perr != nil {
+			if perr := h.checkCyclePath(o.task, map[string][]string{o.task: want}, ce.Path); perr != nil {
 				return fmt.Errorf("%s = %v: %v", call, err, perr)
 			}
 			path = ce.Path
@@ -911,18 +1015,43 @@ func (h *harness) submit(o op, before snapshot) error {
 	if len(allowed) > 0 {
 		return fmt.Errorf("%s accepted, want an error that is %v", call, allowed)
 	}
-	if len(evs) == 0 || evs[0].Kind != EventSubmitted || evs[0].Task != o.task {
-		return fmt.Errorf("%s: first event is not Submitted %q: %s", call, o.task, eventList(evs))
+	return h.checkAccepted(call, o.task, want, wantState, wantBlocked, evs)
+}
+
+// expectAccepted returns what an accepted submit of task with deps
+// (duplicates dropped) should do, from the model before it: the state it
+// arrives in, and the tasks it blocks.
+func (h *harness) expectAccepted(task string, deps []string) (State, []string) {
+	state := Ready
+	for _, d := range deps {
+		switch s := h.state[d]; {
+		case s == Dead || s == Blocked:
+			state = Blocked
+		case s != Succeeded && state != Blocked:
+			state = Pending
+		}
+	}
+	if state != Blocked {
+		return state, nil
+	}
+	return state, h.pendingDownstream(task)
+}
+
+// checkAccepted checks the events of an accepted submit, folded into the
+// model, against what expectAccepted said before it.
+func (h *harness) checkAccepted(call, task string, deps []string, wantState State, wantBlocked []string, evs []Event) error {
+	if len(evs) == 0 || evs[0].Kind != EventSubmitted || evs[0].Task != task {
+		return fmt.Errorf("%s: first event is not Submitted %q: %s", call, task, eventList(evs))
 	}
 	e := evs[0]
-	if !slices.Equal(e.Deps, want) {
-		return fmt.Errorf("%s: Submitted event Deps %q, want %q", call, e.Deps, want)
+	if !slices.Equal(e.Deps, deps) {
+		return fmt.Errorf("%s: Submitted event Deps %q, want %q", call, e.Deps, deps)
 	}
 	if e.To != wantState {
-		return fmt.Errorf("%s: submitted → %s, want %s (deps %s)", call, e.To, wantState, h.describe(want))
+		return fmt.Errorf("%s: %s submitted → %s, want %s (deps %s)", call, task, e.To, wantState, h.describe(deps))
 	}
-	if wantState == Blocked && (e.Root == o.task || !h.reaches(o.task, e.Root) || h.state[e.Root] != Dead) {
-		return fmt.Errorf("%s: blocked by %q, which is not a DEAD task upstream", call, e.Root)
+	if wantState == Blocked && (e.Root == task || !h.reaches(task, e.Root) || h.state[e.Root] != Dead) {
+		return fmt.Errorf("%s: %s blocked by %q, which is not a DEAD task upstream", call, task, e.Root)
 	}
 	var blocked []string
 	for _, e := range evs[1:] {
@@ -931,11 +1060,167 @@ func (h *harness) submit(o op, before snapshot) error {
 		}
 		blocked = append(blocked, e.Task)
 	}
-	if err := sameSet("blocked on arrival of "+o.task, blocked, wantBlocked); err != nil {
+	if err := sameSet("blocked on arrival of "+task, blocked, wantBlocked); err != nil {
 		return fmt.Errorf("%s: %v: %s", call, err, eventList(evs))
 	}
-	if err := h.nearestFirst(o.task, blocked); err != nil {
+	if err := h.nearestFirst(task, blocked); err != nil {
 		return fmt.Errorf("%s: %v", call, err)
+	}
+	return nil
+}
+
+// submitBatch runs a SubmitBatch. The model decides, before it, whether the
+// batch must be accepted: no invalid name, no task already submitted or
+// named twice, no cycle (a self-dependency included) in the graph with the
+// batch's edges. Refused, it must change nothing, deliver one Rejected
+// event naming a task the error is about, and be refused again the same
+// way. Accepted, its events must be, task after task in the order given,
+// exactly what Submit of that task would deliver at that point, all under
+// the batch's one Op.
+func (h *harness) submitBatch(o op, before snapshot) error {
+	call := "SubmitBatch(" + batchString(o.batch) + ")"
+	// Which refusals apply, and to which tasks.
+	applies := map[error][]int{} // sentinel → indexes of the tasks it is about
+	named := map[string]bool{}
+	for i, t := range o.batch {
+		if !validName(t.Name) || slices.ContainsFunc(t.Deps, func(d string) bool { return !validName(d) }) {
+			applies[ErrInvalidName] = append(applies[ErrInvalidName], i)
+		}
+		if h.isTask(t.Name) || named[t.Name] {
+			applies[ErrDuplicate] = append(applies[ErrDuplicate], i)
+		}
+		named[t.Name] = true
+	}
+	var cycle bool
+	if len(applies[ErrDuplicate]) == 0 && len(applies[ErrInvalidName]) == 0 {
+		names := slices.Clone(h.tasks)
+		deps := maps.Clone(h.deps)
+		for _, t := range o.batch {
+			names = append(names, t.Name)
+			deps[t.Name] = dedup(t.Deps)
+		}
+		cycle = findCycle(names, deps) != nil
+	}
+
+	err := h.q.SubmitBatch(o.batch)
+	evs, eerr := h.takeUnfolded()
+	if eerr != nil {
+		return fmt.Errorf("%s: %v", call, eerr)
+	}
+	if qerr := h.quiet.SubmitBatch(o.batch); errString(qerr) != errString(err) {
+		return fmt.Errorf("%s = %v, but %v without OnEvent", call, err, qerr)
+	}
+	accept := len(applies) == 0 && !cycle
+	if err != nil {
+		if accept {
+			return fmt.Errorf("%s = %v, want it accepted", call, err)
+		}
+		for _, e := range evs {
+			if err := h.fold(e); err != nil {
+				return fmt.Errorf("%s: %v (events: %s)", call, err, eventList(evs))
+			}
+		}
+		if cerr := h.checkBatchRefused(o, err, evs, applies, before); cerr != nil {
+			return fmt.Errorf("%s = %v: %v", call, err, cerr)
+		}
+		// Invariant 5: the same batch is refused again, the same way.
+		err2 := h.q.SubmitBatch(o.batch)
+		evs2, eerr := h.takeEvents()
+		if eerr != nil {
+			return fmt.Errorf("%s again: %v", call, eerr)
+		}
+		if qerr := h.quiet.SubmitBatch(o.batch); errString(qerr) != errString(err2) {
+			return fmt.Errorf("%s again = %v, but %v without OnEvent", call, err2, qerr)
+		}
+		if err2 == nil || err2.Error() != err.Error() {
+			return fmt.Errorf("invariant 5: %s = %v, then again = %v", call, err, err2)
+		}
+		if cerr := h.checkBatchRefused(o, err2, evs2, applies, before); cerr != nil {
+			return fmt.Errorf("invariant 5: %s again: %v", call, cerr)
+		}
+		return nil
+	}
+	if !accept {
+		var want []error
+		for s := range applies {
+			want = append(want, s)
+		}
+		if cycle {
+			want = append(want, ErrCycle)
+		}
+		return fmt.Errorf("%s accepted, want an error that is %v", call, want)
+	}
+	// Task by task: the expectation from the model as the task arrives, its
+	// events (Submitted, then the tasks it blocks) folded, then checked.
+	rest := evs
+	for _, t := range o.batch {
+		n := 1
+		for n < len(rest) && rest[n].Kind != EventSubmitted {
+			n++
+		}
+		n = min(n, len(rest))
+		deps := dedup(t.Deps)
+		wantState, wantBlocked := h.expectAccepted(t.Name, deps)
+		for _, e := range rest[:n] {
+			if err := h.fold(e); err != nil {
+				return fmt.Errorf("%s: %v (events: %s)", call, err, eventList(evs))
+			}
+		}
+		if err := h.checkAccepted(call, t.Name, deps, wantState, wantBlocked, rest[:n]); err != nil {
+			return fmt.Errorf("%v (events of the batch: %s)", err, eventList(evs))
+		}
+		rest = rest[n:]
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%s: events after the batch's tasks: %s", call, eventList(rest))
+	}
+	return nil
+}
+
+// checkBatchRefused checks a refused batch: the error is of a kind that
+// applies, one Rejected event names a task of the batch it applies to (for
+// a cycle, the task the path starts at, the path a simple cycle of the
+// graph with the batch's edges), and the queue is unchanged.
+func (h *harness) checkBatchRefused(o op, err error, evs []Event, applies map[error][]int, before snapshot) error {
+	if len(evs) != 1 || evs[0].Kind != EventRejected {
+		return fmt.Errorf("want one Rejected event, got %s", eventList(evs))
+	}
+	e := evs[0]
+	if e.Reason != err.Error() {
+		return fmt.Errorf("rejected event reason %q, want the error", e.Reason)
+	}
+	about := func(i int) bool { return o.batch[i].Name == e.Task && slices.Equal(dedup(o.batch[i].Deps), e.Deps) }
+	var ce *CycleError
+	switch {
+	case errors.As(err, &ce):
+		i := slices.IndexFunc(o.batch, func(t Task) bool { return t.Name == e.Task })
+		if i < 0 || !about(i) {
+			return fmt.Errorf("rejected event %+v names no task of the batch with its deps", e)
+		}
+		if !slices.Equal(e.Path, ce.Path) {
+			return fmt.Errorf("rejected event Path %q, want the error's %q", e.Path, ce.Path)
+		}
+		newDeps := map[string][]string{}
+		for _, t := range o.batch {
+			newDeps[t.Name] = dedup(t.Deps)
+		}
+		if perr := h.checkCyclePath(e.Task, newDeps, ce.Path); perr != nil {
+			return perr
+		}
+	default:
+		var te *TaskError
+		if !errors.As(err, &te) {
+			return fmt.Errorf("error %T, want a *TaskError or a *CycleError", err)
+		}
+		if te.Task != e.Task || e.Path != nil {
+			return fmt.Errorf("rejected event %+v, want Task %q and no Path", e, te.Task)
+		}
+		if !slices.ContainsFunc(applies[te.Err], about) {
+			return fmt.Errorf("the error is about %q, but no task of the batch by that name is %v (%v)", te.Task, te.Err, applies)
+		}
+	}
+	if d := before.diff(h.snapshot()); d != "" {
+		return fmt.Errorf("invariant 5: a refused batch changed the queue: %s", d)
 	}
 	return nil
 }
@@ -956,8 +1241,9 @@ func (h *harness) checkRejected(o op, want []string, err error, path []string, e
 }
 
 // checkCyclePath checks that path is a simple cycle through t in the graph
-// with the edges t→deps added: [t x … t], each step an edge.
-func (h *harness) checkCyclePath(t string, deps, path []string) error {
+// with the tasks of newDeps waiting on their deps instead: [t x … t], each
+// step an edge.
+func (h *harness) checkCyclePath(t string, newDeps map[string][]string, path []string) error {
 	if len(path) < 2 || path[0] != t || path[len(path)-1] != t {
 		return fmt.Errorf("cycle path %q does not start and end with %q", path, t)
 	}
@@ -968,9 +1254,9 @@ func (h *harness) checkCyclePath(t string, deps, path []string) error {
 	}
 	for i := 0; i+1 < len(path); i++ {
 		from, to := path[i], path[i+1]
-		edges := h.deps[from]
-		if from == t {
-			edges = deps
+		edges, ok := newDeps[from]
+		if !ok {
+			edges = h.deps[from]
 		}
 		if !slices.Contains(edges, to) {
 			return fmt.Errorf("cycle path %q: %q does not wait on %q", path, from, to)
