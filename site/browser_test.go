@@ -31,7 +31,9 @@ var browser struct {
 }
 
 // playground returns a fresh tab and the server's base URL. The tab's
-// console errors and uncaught exceptions fail the test when it ends.
+// console errors, uncaught exceptions, and any console line that tells of a
+// Go panic (recovered ones included: the page prints them) or of the Go
+// program having exited fail the test when it ends.
 func playground(t testing.TB) (context.Context, string) {
 	t.Helper()
 	if testing.Short() {
@@ -61,13 +63,14 @@ func playground(t testing.TB) (context.Context, string) {
 			if err != nil {
 				return
 			}
-			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				var args []string
-				for _, a := range ev.Args {
-					args = append(args, string(a.Value)+a.Description)
-				}
+			var args []string
+			for _, a := range ev.Args {
+				args = append(args, string(a.Value)+a.Description)
+			}
+			line := strings.Join(args, " ")
+			if ev.Type == runtime.ConsoleAPICalledTypeError || goTrouble(line) {
 				mu.Lock()
-				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
+				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, line))
 				mu.Unlock()
 			}
 		}
@@ -92,6 +95,17 @@ func playground(t testing.TB) (context.Context, string) {
 		}
 	})
 	return ctx, browser.base
+}
+
+// goTrouble reports whether a console line tells of a Go panic or of the
+// Go program having exited, which wasm_exec.js prints with console.log.
+func goTrouble(line string) bool {
+	for _, s := range []string{"panic", "Go program has already exited", "fatal error", "exit code"} {
+		if strings.Contains(line, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func exceptionDescription(ev runtime.EventExceptionThrown) string {

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -12,46 +11,30 @@ import (
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/playground"
 )
 
-// defaultScenario is shown when the address names none.
-const defaultScenario = "diamond-redrive"
+// readyShown is how many chips of the READY line are listed, so that a
+// thousand-task scenario stays quick to step through.
+const readyShown = 60
 
-// Limits of what the side panels list, so that a thousand-task scenario
-// stays quick to step through.
-const (
-	readyShown = 60  // chips of the READY line
-	logShown   = 250 // lines of the event log
-)
-
-// stagger is the time between the state changes of one step, nearest
-// first; a step with many changes is squeezed into waveMax.
-const (
-	stagger = 80 * time.Millisecond
-	waveMax = 1500 * time.Millisecond
-	flashes = 2600 * time.Millisecond // how long a cycle or a wave is named
-)
-
-// app is the playground: a scenario.Session and the page that shows it.
-// Everything is decided by the session (package scenario); the app only
-// draws the cursor's step and turns clicks and keys into session calls.
+// app is the page: a playground.Page, which decides everything, and the
+// elements that show it. The app only draws the page's step and turns
+// clicks and keys into calls of the page.
 type app struct {
-	s        *scenario.Session
-	scenario string // the library scenario shown; "" for a script of one's own
-	strategy string // strategy chosen in the page or the link; "" for the script's own
-	dirty    bool   // the editor holds text that has not run
+	p     *playground.Page
+	dirty bool // the editor holds text that has not run
 
 	g       *graph
 	gen     int    // drawing generation; see later
 	shown   int    // the step drawn last; -1 before the first drawing
 	pending func() // the end of the last step's animation, if still to come
 	drawn   bool   // the first drawing is done
+	follow  bool   // bring the tasks a step changes into view
 
 	playing bool
 	playGen int // counts runs of play; a pause ends the current one
 	speed   time.Duration
-
-	library []scenario.Entry
 
 	bannerGen int
 	noticeGen int
@@ -59,17 +42,18 @@ type app struct {
 	el struct {
 		body, editor, gutter, mark, editorError, run                js.Value
 		picker, strategy, speed, slider, stepLabel, play, pause     js.Value
-		first, back, forward, last                                  js.Value
+		first, back, forward, last, undo, follow                    js.Value
 		readyLine, readyMore, dlq, log, logMore, visits, visitsNote js.Value
-		caption, command, commandError, notice, banner, popover     js.Value
-		stage, boot, title, about, openFull, legend                 js.Value
+		caption, command, commandError, notice, noticeText, banner  js.Value
+		popover, stage, boot, title, about, openFull, legend        js.Value
 		share, sharePanel, shareLink, embedSnippet, shareStatus     js.Value
-		shareClose, commandForm, scroller                           js.Value
+		shareClose, commandForm, scroller, counts, noticeClose      js.Value
+		crash, crashText, crashDetail, crashClose                   js.Value
 	}
 }
 
 func newApp() *app {
-	a := &app{shown: -1, speed: 800 * time.Millisecond}
+	a := &app{p: playground.New(), shown: -1, speed: 800 * time.Millisecond, follow: true}
 	e := &a.el
 	e.body = document.Underlying().Get("body")
 	for _, p := range []struct {
@@ -80,30 +64,38 @@ func newApp() *app {
 		{&e.run, "run"}, {&e.picker, "scenario-picker"}, {&e.strategy, "strategy"}, {&e.speed, "speed"},
 		{&e.slider, "step-slider"}, {&e.stepLabel, "step-label"}, {&e.play, "play"}, {&e.pause, "pause"},
 		{&e.first, "step-first"}, {&e.back, "step-back"}, {&e.forward, "step-forward"}, {&e.last, "step-last"},
+		{&e.undo, "undo"}, {&e.follow, "follow"},
 		{&e.readyLine, "ready-line"}, {&e.readyMore, "ready-more"}, {&e.dlq, "dlq"}, {&e.log, "event-log"},
 		{&e.logMore, "log-more"}, {&e.visits, "visits"}, {&e.visitsNote, "visits-note"}, {&e.caption, "caption"},
-		{&e.command, "command"}, {&e.commandError, "command-error"}, {&e.notice, "notice"}, {&e.banner, "banner"},
+		{&e.command, "command"}, {&e.commandError, "command-error"}, {&e.notice, "notice"}, {&e.noticeText, "notice-text"},
+		{&e.noticeClose, "notice-close"}, {&e.banner, "banner"},
 		{&e.popover, "popover"}, {&e.stage, "stage"}, {&e.boot, "boot"}, {&e.title, "scenario-title"},
 		{&e.about, "scenario-about"}, {&e.openFull, "open-full"}, {&e.legend, "legend"}, {&e.share, "share"},
 		{&e.sharePanel, "share-panel"}, {&e.shareLink, "share-link"}, {&e.embedSnippet, "embed-snippet"},
 		{&e.shareStatus, "share-status"}, {&e.shareClose, "share-close"}, {&e.commandForm, "command-form"},
-		{&e.scroller, "scroller"},
+		{&e.scroller, "scroller"}, {&e.counts, "counts"},
+		{&e.crash, "crash"}, {&e.crashText, "crash-text"}, {&e.crashDetail, "crash-detail"}, {&e.crashClose, "crash-close"},
 	} {
 		*p.v = byID(p.id)
 	}
 	a.g = newGraph(byID("graph"))
-	a.library = scenario.Library()
+	crashed = a.crash
 	return a
 }
 
-// lookup returns a library scenario by name.
-func (a *app) lookup(name string) (scenario.Entry, bool) {
-	for _, e := range a.library {
-		if e.Name == name {
-			return e, true
-		}
-	}
-	return scenario.Entry{}, false
+// crash shows a panic recovered in a handler, so that it can be reported;
+// the page keeps working.
+func (a *app) crash(c playground.Crash) {
+	println(c.Detail) // for whoever has the console open
+	setText(a.el.crashText, c.Message)
+	setText(a.el.crashDetail, c.Detail)
+	setHidden(a.el.crash, false)
+	setData(a.el.body, "crashes", strconv.Itoa(a.crashes()+1))
+}
+
+func (a *app) crashes() int {
+	n, _ := strconv.Atoi(a.el.body.Get("dataset").Get("crashes").String())
+	return n
 }
 
 // stateStyles writes the colours of the states, from render.StyleOf, as
@@ -135,58 +127,31 @@ func (a *app) stateStyles() {
 	appendTo(a.el.legend, li)
 }
 
-// options returns how the session runs.
-func (a *app) options() scenario.Options { return scenario.Options{Strategy: a.strategy} }
-
-// loadURL shows what the page's address asks for: a library scenario or a
-// shared script, at a step, embedded or not, with a strategy.
+// loadURL shows what the page's address asks for; a parameter that cannot
+// be read is said in a notice and left out.
 func (a *app) loadURL() {
+	a.pause()
 	loc := js.Global().Get("location")
-	l, err := scenario.ParseLink(loc.Get("search").String(), loc.Get("hash").String())
-	if err != nil {
-		a.notify("This link could not be read ("+strings.TrimPrefix(err.Error(), "scenario: link: ")+"), so the "+defaultScenario+" scenario is shown.", true)
-		l = scenario.Link{}
+	text, notices, err := a.p.Open(loc.Get("search").String(), loc.Get("hash").String())
+	toggleClass(a.el.body, "embed", a.p.Embedded())
+	a.loaded(text, err)
+	if len(notices) > 0 {
+		a.notify(strings.Join(notices, " "), true)
 	}
-	toggleClass(a.el.body, "embed", l.Embed)
-	full := l
-	full.Embed = false
-	a.el.openFull.Set("href", loc.Get("origin").String()+loc.Get("pathname").String()+full.Fragment())
-	a.strategy = l.Strategy
-	step := 0
-	if l.HasStep {
-		step = l.Step
-	}
-	if l.HasScript {
-		a.load(l.Script, "", step)
-		return
-	}
-	name := l.Scenario
-	if name == "" {
-		name = defaultScenario
-	}
-	e, _ := a.lookup(name)
-	a.load(e.Text, name, step)
 }
 
-// load makes a session of text and shows it at step. A text that does not
-// run (a shared script with a syntax error) is shown in the editor with its
-// error, beside an empty drawing.
-func (a *app) load(text, name string, step int) {
-	a.pause()
-	s, err := scenario.NewSession(text, a.options())
+// loaded shows a script just loaded: in the editor, with its error if it
+// does not run.
+func (a *app) loaded(text string, err error) {
 	a.setEditor(text)
+	a.dirty = err != nil
 	if err != nil {
-		s, _ = scenario.NewSession("", a.options())
 		a.showEditorError(err, text)
-		a.dirty = true
 	} else {
 		a.clearEditorError()
-		a.dirty = false
 	}
 	toggleClass(a.el.run, "primary", a.dirty)
-	a.s, a.scenario = s, name
 	a.describe()
-	s.Seek(step)
 	a.showStopped()
 	a.render(false)
 }
@@ -194,74 +159,85 @@ func (a *app) load(text, name string, step int) {
 // describe fills the title, the description and the pickers.
 func (a *app) describe() {
 	removeClass(a.el.about, "open")
-	if e, ok := a.lookup(a.scenario); ok {
-		setText(a.el.title, e.Title)
-		setText(a.el.about, scenario.About(e.Text))
-		a.el.picker.Set("value", e.Name)
-	} else {
-		setText(a.el.title, "Your script")
-		setText(a.el.about, "A script of your own: step through it, or act on its tasks to extend it.")
-		a.el.picker.Set("value", "")
-	}
-	a.el.strategy.Set("value", a.s.Strategy())
+	setText(a.el.title, a.p.Title())
+	setText(a.el.about, a.p.Description())
+	a.el.picker.Set("value", a.p.Scenario())
+	a.el.strategy.Set("value", a.p.Strategy())
 }
 
-// render draws the session at its cursor. animate, for a single step
-// forward, plays the step's changes one after another, nearest first;
-// otherwise the page is set at once (colours still fade).
+// render draws the page at its step. animate, for a single step forward,
+// plays the step's changes one after another, nearest first; otherwise the
+// page is set at once (colours still fade). Only the tasks the step
+// changed are restyled, unless the graph was laid out again.
 func (a *app) render(animate bool) {
 	if a.pending != nil {
 		a.pending()
 		a.pending = nil
 	}
 	a.gen++
-	s := a.s
+	p := a.p
+	s := p.Session()
 	k := s.Cursor()
 	animate = animate && k > 0 && a.shown == k-1
 	a.hidePopover()
 
-	a.g.setGraph(s.GraphAt(scenario.StepEnd))
+	nodes, key := playground.GraphNodes(s.GraphAt(scenario.StepEnd))
+	relaid := a.g.setGraph(nodes, key)
 	a.fit()
-	states := s.States()
-	dlq := s.DLQ()
-	reasons := make(map[string]string, len(dlq))
-	for _, d := range dlq {
-		reasons[d.Task] = d.Reason
+	var tasks []string
+	if relaid || a.shown < 0 {
+		for _, n := range nodes {
+			tasks = append(tasks, n.Name)
+		}
+	} else {
+		tasks = p.Changed(a.shown, k)
+	}
+	reasons := p.Reasons()
+	views := make([]playground.TaskView, len(tasks))
+	for i, t := range tasks {
+		views[i] = p.Task(t, reasons[t])
 	}
 	var events []core.Event
 	if k > 0 {
 		events = s.Step(k).Events
 	}
-
 	if animate && len(events) > 0 {
-		a.animate(events, states, reasons)
+		a.animate(events, views)
 	} else {
-		a.g.sync(states, reasons)
+		for _, v := range views {
+			a.g.show(v, false)
+		}
 	}
-	if cycle := s.Cycle(k); cycle != nil && (animate || k != a.shown) {
-		a.flashCycle(cycle)
-	} else if animate {
-		a.nameWave(events)
+	if b := p.Banner(k, animate); b.Kind == "cycle" && (animate || k != a.shown) {
+		a.flashCycle(b)
+	} else if b.Kind != "" {
+		a.showBanner(b.Kind, b.Text)
 	}
-	a.g.markVisited(visitedTasks(s, k))
+	a.g.markVisited(p.Visited(k))
+	if a.follow && k != a.shown && a.shown >= 0 {
+		a.followAction(p.Focus(k))
+	}
 
 	a.renderReady(animate, events)
-	a.renderDLQ(dlq)
+	a.renderDLQ()
 	a.renderLog()
 	a.renderVisits()
+	a.renderCounts()
 	a.renderTimeline()
 	a.markLine()
+	c := p.Caption()
 	setText(a.el.caption, "")
-	if k > 0 {
+	if c.Where != "" {
 		where := create("span", "where")
-		setText(where, "step "+strconv.Itoa(k)+" · line "+strconv.Itoa(s.Step(k).Command.Line))
+		setText(where, c.Where)
 		appendTo(a.el.caption, where)
 	}
-	appendTo(a.el.caption, document.Underlying().Call("createTextNode", s.Explain(k)))
-	toggleClass(a.el.caption, "refused", k > 0 && !s.Step(k).OK)
+	appendTo(a.el.caption, document.Underlying().Call("createTextNode", c.Text))
+	toggleClass(a.el.caption, "refused", c.Refused)
 
 	a.shown = k
 	setData(a.el.body, "step", strconv.Itoa(k))
+	a.setAddress()
 	if !a.drawn {
 		a.drawn = true
 		setHidden(a.el.boot, true)
@@ -270,63 +246,73 @@ func (a *app) render(animate bool) {
 	}
 }
 
+// setAddress makes the address bar say what is shown (step, strategy,
+// script), without loading, so that a reload shows the same.
+func (a *app) setAddress() {
+	loc := js.Global().Get("location")
+	path := loc.Get("pathname").String()
+	addr := a.p.Address()
+	if cur := loc.Get("search").String() + loc.Get("hash").String(); cur != addr {
+		js.Global().Get("history").Call("replaceState", nil, "", path+addr)
+	}
+	a.el.openFull.Set("href", loc.Get("origin").String()+path+a.p.FullAddress())
+}
+
 // fit sizes the drawing to the stage.
 func (a *app) fit() {
 	sc := a.el.scroller
 	a.g.fit(sc.Get("clientWidth").Float()-16, sc.Get("clientHeight").Float()-50)
 }
 
-// animate changes the tasks of one step in event order, about 80 ms apart,
-// so that a wave of blocking or unblocking runs down the graph nearest
-// first. The tasks the step does not touch are drawn at once.
-func (a *app) animate(events []core.Event, states map[string]core.State, reasons map[string]string) {
-	touched := make(map[string]bool, len(events))
-	for _, e := range events {
-		if e.Kind != core.EventRejected {
-			touched[e.Task] = true
+// followAction scrolls the drawing so that the first task a step changed
+// is in view, if it is not.
+func (a *app) followAction(tasks []string) {
+	if len(tasks) == 0 {
+		return
+	}
+	x, y, ok := a.g.at(tasks[0])
+	if !ok {
+		return
+	}
+	sc := a.el.scroller
+	// The drawing's offset in the scroller's content (it is centred when
+	// smaller than the scroller).
+	gr, sr := a.g.svg.Call("getBoundingClientRect"), sc.Call("getBoundingClientRect")
+	left, top := sc.Get("scrollLeft").Float(), sc.Get("scrollTop").Float()
+	x += gr.Get("left").Float() - sr.Get("left").Float() + left
+	y += gr.Get("top").Float() - sr.Get("top").Float() + top
+	w, h := sc.Get("clientWidth").Float(), sc.Get("clientHeight").Float()
+	const margin = 60
+	if x < left+margin || x > left+w-margin {
+		sc.Set("scrollLeft", x-w/2)
+	}
+	if y < top+margin || y > top+h-margin {
+		sc.Set("scrollTop", y-h/2)
+	}
+}
+
+// animate changes the tasks of one step in event order, so that a wave of
+// blocking or unblocking runs down the graph nearest first, as
+// playground.Schedule times it; then every task the step changed is drawn
+// as the step ends.
+func (a *app) animate(events []core.Event, final []playground.TaskView) {
+	batches, done := playground.Schedule(events)
+	end := func() {
+		for _, v := range final {
+			a.g.show(v, false)
 		}
 	}
-	for name := range a.g.nodes {
-		if !touched[name] {
-			a.g.show(name, states[name], reasons[name], false)
-		}
-	}
-	gap := stagger
-	if n := time.Duration(len(events)); n*gap > waveMax {
-		gap = waveMax / n
-	}
-	final := func() { a.g.sync(states, reasons) }
-	a.pending = final
-	// Events due within one frame of each other are drawn together.
-	const frame = 16 * time.Millisecond
-	var batch []core.Event
-	var due time.Duration
-	flush := func() {
-		if len(batch) == 0 {
-			return
-		}
-		evs := batch
-		batch = nil
-		a.later(due, func() {
+	a.pending = end
+	for _, b := range batches {
+		evs := b.Events
+		a.later(b.At, func() {
 			for _, e := range evs {
 				a.applyEvent(e)
 			}
 		})
 	}
-	for i, e := range events {
-		if e.Kind == core.EventRejected {
-			continue
-		}
-		at := time.Duration(i) * gap
-		if at-due >= frame {
-			flush()
-			due = at
-		}
-		batch = append(batch, e)
-	}
-	flush()
-	a.later(time.Duration(len(events))*gap+frame, func() {
-		final()
+	a.later(done, func() {
+		end()
 		a.pending = nil
 	})
 }
@@ -338,66 +324,20 @@ func (a *app) applyEvent(e core.Event) {
 	if e.To == core.Dead || e.To == core.Blocked {
 		reason = e.Reason
 	}
-	a.g.show(e.Task, e.To, reason, true)
-	switch e.Kind {
-	case core.EventDead:
-		a.g.pulse(e.Task, "die")
-	case core.EventBlocked, core.EventRerooted:
-		a.g.pulse(e.Task, "wave")
-	case core.EventUnblocked, core.EventRedriven:
-		a.g.pulse(e.Task, "release")
-	case core.EventRetried:
-		a.g.pulse(e.Task, "retry")
-	case core.EventSubmitted:
-	default:
-		a.g.pulse(e.Task, "pulse")
+	v := a.p.Task(e.Task, reason)
+	v.State = e.To
+	a.g.show(v, true)
+	if c := playground.Pulse(e); c != "" {
+		a.g.pulse(e.Task, c)
 	}
 }
 
 // flashCycle shows a refused cycle: its tasks and edges highlighted and the
 // path named, fading after a moment.
-func (a *app) flashCycle(path []string) {
-	undo := a.g.flashCycle(path)
-	a.showBanner("cycle", "cycle: "+strings.Join(path, " -> ")+" — refused, nothing changed")
-	afterAll(flashes, undo)
-}
-
-// nameWave names the root of a blocking or releasing wave in a banner.
-func (a *app) nameWave(events []core.Event) {
-	var root string
-	var wave []string
-	kind := ""
-	for _, e := range events {
-		switch e.Kind {
-		case core.EventDead:
-			root, kind = e.Task, "dead"
-		case core.EventRedriven:
-			root, kind = e.Task, "release"
-		case core.EventBlocked:
-			if kind == "" {
-				root, kind = e.Root, "dead"
-			}
-			wave = append(wave, e.Task)
-		case core.EventUnblocked:
-			wave = append(wave, e.Task)
-		}
-	}
-	switch {
-	case kind == "dead" && len(wave) > 0:
-		a.showBanner("dead", "blocked by "+root+": "+listNames(wave)+" — nearest first")
-	case kind == "dead":
-		a.showBanner("dead", root+" is DEAD")
-	case kind == "release" && len(wave) > 0:
-		a.showBanner("release", "redrive "+root+": "+listNames(wave)+" released")
-	}
-}
-
-// listNames joins a few names, saying how many more there are.
-func listNames(names []string) string {
-	if len(names) <= 6 {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:6], ", ") + " and " + strconv.Itoa(len(names)-6) + " more"
+func (a *app) flashCycle(b playground.Banner) {
+	undo := a.g.flashCycle(b.Cycle)
+	a.showBanner(b.Kind, b.Text)
+	afterAll(playground.Flash, undo)
 }
 
 // showBanner names what a step did over the drawing, for a moment.
@@ -408,26 +348,11 @@ func (a *app) showBanner(kind, text string) {
 	setText(b, text)
 	b.Set("className", "banner "+kind)
 	setHidden(b, false)
-	afterAll(flashes, func() {
+	afterAll(playground.Flash, func() {
 		if a.bannerGen == gen {
 			setHidden(b, true)
 		}
 	})
-}
-
-// visitedTasks returns the tasks the cycle check of step k reached, to be
-// highlighted beside the visit count, so that strategies can be compared
-// on the same scenario.
-func visitedTasks(s *scenario.Session, k int) map[string]bool {
-	visited := s.Visited(k)
-	if len(visited) == 0 {
-		return nil
-	}
-	m := make(map[string]bool, len(visited))
-	for _, t := range visited {
-		m[t] = true
-	}
-	return m
 }
 
 // renderReady lists the READY line, front first. Stepping forward, the
@@ -457,37 +382,33 @@ func (a *app) renderReady(animate bool, events []core.Event) {
 			retried[e.Task] = true
 		}
 	}
-	line := a.s.Ready()
+	chips, more := a.p.ReadyLine(readyShown)
 	clear(list)
-	shown := line[:min(len(line), readyShown)]
-	items := make([]js.Value, len(shown))
-	for i, t := range shown {
+	items := make([]js.Value, len(chips))
+	for i, c := range chips {
 		li := create("li", "chip")
-		setData(li, "task", t)
+		setData(li, "task", c.Task)
 		setData(li, "state", string(core.Ready))
-		setAttr(li, "title", t+" — number "+strconv.Itoa(i+1)+" in line")
-		if i == 0 {
+		setAttr(li, "title", c.Title)
+		setAttr(li, "tabindex", "0")
+		setAttr(li, "role", "button")
+		if c.Front {
 			addClass(li, "front")
-			setAttr(li, "title", t+" — front of the line: next hands it out (click)")
 		}
-		setText(li, t)
+		setText(li, c.Task)
 		appendTo(list, li)
 		items[i] = li
 	}
-	if more := len(line) - len(shown); more > 0 {
-		setText(a.el.readyMore, "and "+strconv.Itoa(more)+" more behind them")
-		setHidden(a.el.readyMore, false)
-	} else {
-		setHidden(a.el.readyMore, true)
-	}
+	setText(a.el.readyMore, more)
+	setHidden(a.el.readyMore, more == "")
 	if !animate {
 		return
 	}
 	// FLIP: put each chip back where it was, then let it glide.
 	var moved []js.Value
 	for i, li := range items {
-		p, was := old[shown[i]]
-		if retried[shown[i]] && len(old) > 0 {
+		p, was := old[chips[i].Task]
+		if retried[chips[i].Task] && len(old) > 0 {
 			p, was = front, true
 			addClass(li, "retried")
 		}
@@ -513,22 +434,19 @@ func (a *app) renderReady(animate bool, events []core.Event) {
 	}
 }
 
-// renderDLQ lists the dead-letter queue: each DEAD task with its reason and
-// how many tasks it blocks (and a redrive button), each BLOCKED task with
-// its root.
-func (a *app) renderDLQ(dlq []scenario.DLQEntry) {
+// renderDLQ lists the dead-letter queue as the page says.
+func (a *app) renderDLQ() {
 	list := a.el.dlq
 	clear(list)
-	for _, d := range dlq {
+	for _, d := range a.p.DLQ() {
 		li := create("li", "")
 		setData(li, "task", d.Task)
 		setData(li, "state", string(d.State))
 		setData(li, "reason", d.Reason)
 		setData(li, "blocks", strconv.Itoa(d.Blocks))
-		s := render.StyleOf(d.State)
 		badge := create("span", "badge")
 		setData(badge, "state", string(d.State))
-		setText(badge, s.Icon+" "+s.Label)
+		setText(badge, d.Badge)
 		name := create("b", "name")
 		setText(name, d.Task)
 		reason := create("span", "reason")
@@ -536,90 +454,77 @@ func (a *app) renderDLQ(dlq []scenario.DLQEntry) {
 		appendTo(li, badge)
 		appendTo(li, name)
 		appendTo(li, reason)
-		if d.State == core.Dead {
+		if d.BlocksText != "" {
 			blocks := create("span", "blocks")
-			if d.Blocks == 0 {
-				setText(blocks, "blocks nothing")
-			} else {
-				setText(blocks, "blocks "+plural(d.Blocks, "task"))
-			}
+			setText(blocks, d.BlocksText)
 			appendTo(li, blocks)
-			btn := create("button", "small")
+		}
+		if b := d.Button; b != nil {
+			btn := create("button", b.Class)
 			setAttr(btn, "type", "button")
-			setData(btn, "action", "redrive")
+			setData(btn, "action", b.Action)
 			setData(btn, "task", d.Task)
-			setText(btn, "Redrive")
+			setText(btn, b.Label)
 			appendTo(li, btn)
 		}
 		appendTo(list, li)
 	}
 }
 
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// renderLog lists the events up to the cursor, the newest step's
-// highlighted and scrolled into view.
+// renderLog lists the events up to the step shown, the newest step's
+// highlighted and scrolled into view; a line is a button that seeks to its
+// step.
 func (a *app) renderLog() {
-	k := a.s.Cursor()
-	lines, omitted := a.s.Log(logShown)
+	k := a.p.Session().Cursor()
+	lines, more := a.p.Log()
 	var b strings.Builder
 	for _, l := range lines {
 		b.WriteString(`<li class="kind-` + l.Kind)
 		if l.Step == k {
 			b.WriteString(` current`)
 		}
-		b.WriteString(`" data-step="` + strconv.Itoa(l.Step) + `"><span class="line">L` + strconv.Itoa(l.Line) + `</span>`)
+		b.WriteString(`" data-step="` + strconv.Itoa(l.Step) + `" title="Show step ` + strconv.Itoa(l.Step) + `"><span class="line">L` + strconv.Itoa(l.Line) + `</span>`)
 		b.WriteString(xmlEscape(shorten(l.Text, 240)))
 		b.WriteString(`</li>`)
 	}
 	list := a.el.log
 	list.Set("innerHTML", b.String())
-	if omitted > 0 {
-		setText(a.el.logMore, plural(omitted, "earlier line")+" not shown")
-		setHidden(a.el.logMore, false)
-	} else {
-		setHidden(a.el.logMore, true)
-	}
+	setText(a.el.logMore, more)
+	setHidden(a.el.logMore, more == "")
 	list.Set("scrollTop", list.Get("scrollHeight"))
 }
 
-// renderVisits shows how many edges the cycle check examined for the
-// cursor's submit, and in all so far, so that strategies can be compared.
+// renderVisits shows how many edges the cycle check examined.
 func (a *app) renderVisits() {
-	s := a.s
-	k := s.Cursor()
-	var total uint64
-	for i := 1; i <= k; i++ {
-		if v, ok := s.Visits(i); ok {
-			total += v
-		}
+	v := a.p.Visits()
+	setText(a.el.visits, v.Count)
+	setText(a.el.visitsNote, v.Note)
+	setData(a.el.visits, "strategy", a.p.Strategy())
+}
+
+// renderCounts shows how many tasks are in each state.
+func (a *app) renderCounts() {
+	counts, all := a.p.Counts()
+	var b strings.Builder
+	for _, c := range counts {
+		st := render.StyleOf(c.State)
+		b.WriteString(`<li class="badge" data-state="` + string(c.State) + `">` + st.Icon + " " + st.Label + " " + strconv.Itoa(c.N) + `</li>`)
 	}
-	tail := " · " + strconv.FormatUint(total, 10) + " in all so far with " + s.Strategy()
-	if v, ok := s.Visits(k); ok {
-		setText(a.el.visits, strconv.FormatUint(v, 10))
-		setText(a.el.visitsNote, "edges examined by this submit"+tail)
-	} else {
-		setText(a.el.visits, "—")
-		setText(a.el.visitsNote, "this step is not a submit"+tail)
-	}
-	setData(a.el.visits, "strategy", s.Strategy())
+	b.WriteString(`<li class="muted">of ` + strconv.Itoa(all) + ` tasks</li>`)
+	a.el.counts.Set("innerHTML", b.String())
 }
 
 // renderTimeline sets the slider, the step label and the buttons.
 func (a *app) renderTimeline() {
-	k, n := a.s.Cursor(), a.s.Len()
-	a.el.slider.Set("max", n)
-	a.el.slider.Set("value", k)
-	setText(a.el.stepLabel, "step "+strconv.Itoa(k)+" / "+strconv.Itoa(n))
-	a.el.first.Set("disabled", k == 0)
-	a.el.back.Set("disabled", k == 0)
-	a.el.forward.Set("disabled", k == n)
-	a.el.last.Set("disabled", k == n)
+	t := a.p.Timeline()
+	a.el.slider.Set("max", t.SliderMax)
+	a.el.slider.Set("value", t.SliderValue)
+	setText(a.el.stepLabel, t.Label)
+	a.el.first.Set("disabled", !t.CanBack)
+	a.el.back.Set("disabled", !t.CanBack)
+	a.el.forward.Set("disabled", !t.CanForward)
+	a.el.last.Set("disabled", !t.CanForward)
+	a.el.undo.Set("disabled", !t.CanUndo)
 	setHidden(a.el.play, a.playing)
 	setHidden(a.el.pause, !a.playing)
 }
@@ -648,15 +553,16 @@ func (a *app) numberLines(text string) {
 	a.el.gutter.Set("scrollTop", a.el.editor.Get("scrollTop"))
 }
 
-// markLine marks the line of the cursor's command in the editor, and
+// markLine marks the line of the step's command in the editor, and
 // scrolls it into view unless someone is typing there.
 func (a *app) markLine() {
-	k := a.s.Cursor()
+	s := a.p.Session()
+	k := s.Cursor()
 	if k == 0 || a.dirty {
 		setHidden(a.el.mark, true)
 		return
 	}
-	line := float64(a.s.Step(k).Command.Line)
+	line := float64(s.Step(k).Command.Line)
 	ed := a.el.editor
 	if !document.Underlying().Get("activeElement").Equal(ed) {
 		top := editorPad + (line-1)*editorLine
@@ -672,49 +578,30 @@ func (a *app) markLine() {
 
 // placeMark moves the line mark with the editor's scrolling.
 func (a *app) placeMark() {
-	k := a.s.Cursor()
+	s := a.p.Session()
+	k := s.Cursor()
 	if k == 0 {
 		return
 	}
-	line := float64(a.s.Step(k).Command.Line)
+	line := float64(s.Step(k).Command.Line)
 	top := editorPad + (line-1)*editorLine - a.el.editor.Get("scrollTop").Float()
 	a.el.mark.Get("style").Set("transform", "translateY("+px(top)+")")
 	a.el.gutter.Set("scrollTop", a.el.editor.Get("scrollTop"))
 }
 
-// showEditorError shows an error of the script at its line and column
-// ("L:C: message") and selects that spot in the editor.
+// showEditorError shows an error of the script ("L:C: message") and
+// selects the spot it points at in the editor.
 func (a *app) showEditorError(err error, text string) {
 	setText(a.el.editorError, err.Error())
 	setHidden(a.el.editorError, false)
-	var line, col int
-	var se *scenario.SyntaxError
-	var ee *scenario.ExpectError
-	switch {
-	case errors.As(err, &se):
-		line, col = se.Line, se.Col
-	case errors.As(err, &ee):
-		line, col = ee.Line, ee.Col
-	default:
+	sel, ok := playground.ErrorSelection(text, err)
+	if !ok {
 		return
-	}
-	// Select the word at the spot, or one character.
-	start := scenario.EditorOffset(text, line, col)
-	end := start + 1
-	if lines := strings.Split(text, "\n"); line >= 1 && line <= len(lines) {
-		runes := []rune(lines[line-1])
-		c := col - 1
-		for c >= 0 && c < len(runes) && runes[c] != ' ' && runes[c] != '\t' {
-			c++
-		}
-		if c > col-1 {
-			end = scenario.EditorOffset(text, line, c+1)
-		}
 	}
 	ed := a.el.editor
 	ed.Call("focus")
-	ed.Call("setSelectionRange", start, end)
-	top := editorPad + float64(line-1)*editorLine
+	ed.Call("setSelectionRange", sel.Start, sel.End)
+	top := editorPad + float64(sel.Line-1)*editorLine
 	ed.Set("scrollTop", top-ed.Get("clientHeight").Float()/3)
 }
 
@@ -725,18 +612,20 @@ func (a *app) clearEditorError() {
 
 // showStopped says so when a failed expect stopped the run.
 func (a *app) showStopped() {
-	if err := a.s.Stopped(); err != nil {
-		setText(a.el.editorError, err.Error()+" — the run stops here; fix the script and Run")
+	if msg := a.p.Stopped(); msg != "" {
+		setText(a.el.editorError, msg)
 		setHidden(a.el.editorError, false)
 	}
 }
 
-// notify shows a message above the page for a few seconds; sticky ones
-// stay until the next.
+// notify shows a message above the page; a plain one goes after 6 s or
+// at the next action, a sticky one (a link that could not be read) stays
+// until closed.
 func (a *app) notify(msg string, sticky bool) {
 	a.noticeGen++
 	gen := a.noticeGen
-	setText(a.el.notice, msg)
+	setText(a.el.noticeText, msg)
+	setData(a.el.notice, "sticky", strconv.FormatBool(sticky))
 	setHidden(a.el.notice, false)
 	if !sticky {
 		afterAll(6*time.Second, func() {
@@ -744,5 +633,13 @@ func (a *app) notify(msg string, sticky bool) {
 				setHidden(a.el.notice, true)
 			}
 		})
+	}
+}
+
+// unnotify takes away a plain notice: a later action makes it stale.
+func (a *app) unnotify() {
+	if a.el.notice.Get("dataset").Get("sticky").String() != "true" {
+		a.noticeGen++
+		setHidden(a.el.notice, true)
 	}
 }

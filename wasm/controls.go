@@ -3,20 +3,20 @@
 package main
 
 import (
-	"errors"
 	"strconv"
-	"strings"
 	"syscall/js"
 	"time"
 
 	"honnef.co/go/js/dom/v2"
 
-	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/incremental"
+	"github.com/dagq/dagq/internal/playground"
 )
 
-// wire fills the pickers and connects every control of the page.
+// wire fills the pickers and connects every control of the page. Every
+// handler only reads the event, asks the playground.Page what to do, and
+// draws the answer.
 func (a *app) wire() {
 	e := &a.el
 	own := create("option", "")
@@ -24,7 +24,7 @@ func (a *app) wire() {
 	own.Set("disabled", true)
 	setText(own, "Your script")
 	appendTo(e.picker, own)
-	for _, entry := range a.library {
+	for _, entry := range scenario.Library() {
 		opt := create("option", "")
 		setAttr(opt, "value", entry.Name)
 		setText(opt, entry.Title)
@@ -42,21 +42,18 @@ func (a *app) wire() {
 	}
 
 	on(e.picker, "change", func(dom.Event) {
-		name := e.picker.Get("value").String()
-		entry, ok := a.lookup(name)
-		if !ok {
-			return
+		a.pause()
+		a.unnotify()
+		if a.p.Choose(e.picker.Get("value").String()) {
+			a.loaded(a.p.Session().Text(), nil)
 		}
-		a.load(entry.Text, name, 0)
-		a.setAddress("?scenario=" + name)
 	})
 	on(e.strategy, "change", func(dom.Event) {
-		name := e.strategy.Get("value").String()
-		if err := a.s.SetStrategy(name); err != nil {
+		a.unnotify()
+		if err := a.p.SetStrategy(e.strategy.Get("value").String()); err != nil {
 			a.notify(err.Error(), false)
 			return
 		}
-		a.strategy = name
 		a.render(false)
 	})
 
@@ -69,12 +66,21 @@ func (a *app) wire() {
 	on(e.last, "click", func(dom.Event) { a.seek(scenario.StepEnd) })
 	on(e.play, "click", func(dom.Event) { a.play() })
 	on(e.pause, "click", func(dom.Event) { a.pause() })
-	on(e.slider, "input", func(dom.Event) { a.seek(e.slider.Get("value").Int()) })
+	on(e.undo, "click", func(dom.Event) { a.undo() })
+	on(e.slider, "input", func(dom.Event) {
+		// A range input's value is a string, "0" to max.
+		a.pause()
+		a.unnotify()
+		if a.p.SeekTo(e.slider.Get("value").String()) {
+			a.render(false)
+		}
+	})
 	on(e.speed, "change", func(dom.Event) {
 		if ms, err := strconv.Atoi(e.speed.Get("value").String()); err == nil {
 			a.speed = time.Duration(ms) * time.Millisecond
 		}
 	})
+	on(e.follow, "change", func(dom.Event) { a.follow = e.follow.Get("checked").Bool() })
 	on(document.Underlying(), "keydown", a.keydown)
 
 	// The editor.
@@ -88,7 +94,7 @@ func (a *app) wire() {
 	})
 	on(e.editor, "input", func(dom.Event) {
 		text := e.editor.Get("value").String()
-		a.dirty = text != a.s.Text()
+		a.dirty = a.p.Dirty(text)
 		toggleClass(e.run, "primary", a.dirty)
 		if a.dirty {
 			setHidden(e.mark, true)
@@ -101,11 +107,7 @@ func (a *app) wire() {
 	// Acting.
 	on(e.commandForm, "submit", func(ev dom.Event) {
 		ev.PreventDefault()
-		cmd := strings.TrimSpace(e.command.Get("value").String())
-		if cmd == "" {
-			return
-		}
-		if a.act(cmd) {
+		if a.act(e.command.Get("value").String()) {
 			e.command.Set("value", "")
 		}
 	})
@@ -124,7 +126,17 @@ func (a *app) wire() {
 	})
 	on(e.dlq, "click", func(ev dom.Event) {
 		if b := ev.Target().Underlying().Call("closest", "button[data-action]"); b.Truthy() {
-			a.fromHere("redrive " + b.Get("dataset").Get("task").String())
+			ds := b.Get("dataset")
+			a.act(playground.PopoverCommand(ds.Get("action").String(), ds.Get("task").String(), ""))
+		}
+	})
+	on(e.log, "click", func(ev dom.Event) {
+		if li := ev.Target().Underlying().Call("closest", "li[data-step]"); li.Truthy() {
+			a.pause()
+			a.unnotify()
+			if a.p.SeekTo(li.Get("dataset").Get("step").String()) {
+				a.render(false)
+			}
 		}
 	})
 	on(e.popover, "click", func(ev dom.Event) {
@@ -141,6 +153,8 @@ func (a *app) wire() {
 		}
 	})
 	on(document.Underlying(), "click", func(dom.Event) { a.hidePopover() })
+	on(e.noticeClose, "click", func(dom.Event) { a.noticeGen++; setHidden(e.notice, true) })
+	on(e.crashClose, "click", func(dom.Event) { setHidden(e.crash, true) })
 
 	// Sharing.
 	on(e.share, "click", func(dom.Event) { a.share() })
@@ -148,40 +162,74 @@ func (a *app) wire() {
 	on(e.shareLink, "focus", func(dom.Event) { e.shareLink.Call("select") })
 	on(e.embedSnippet, "focus", func(dom.Event) { e.embedSnippet.Call("select") })
 
-	window.AddEventListener("hashchange", false, func(dom.Event) { a.loadURL() })
-	window.AddEventListener("resize", false, func(dom.Event) { a.fit() })
+	on(js.Global(), "hashchange", func(dom.Event) { a.loadURL() })
+	on(js.Global(), "resize", func(dom.Event) { a.fit() })
+
+	// Tests (and only tests, which define dagqTestHooks before the page
+	// loads) can make a handler panic, to see that the page survives it.
+	if js.Global().Get("dagqTestHooks").Truthy() {
+		on(document.Underlying(), "dagq-test-panic", func(dom.Event) { panic("a panic on purpose, from a test") })
+	}
 }
 
-// keydown: ← and → step, space plays or pauses, Home and End jump, Escape
-// closes the popover; keys typed into a field are left alone.
+// target says where a key was pressed, for playground.KeyFor.
+func target(el js.Value) playground.Target {
+	if !el.Truthy() || el.Get("tagName").IsUndefined() {
+		return playground.OnPage
+	}
+	if el.Call("closest", "[data-task]").Truthy() && !el.Call("closest", "#dlq").Truthy() {
+		return playground.OnTask
+	}
+	switch el.Get("tagName").String() {
+	case "TEXTAREA":
+		return playground.OnText
+	case "INPUT":
+		switch el.Get("type").String() {
+		case "range", "checkbox":
+			return playground.OnControl
+		}
+		return playground.OnText
+	case "SELECT":
+		return playground.OnControl
+	case "BUTTON", "A", "SUMMARY":
+		return playground.OnButton
+	}
+	return playground.OnPage
+}
+
+// keydown does what playground.KeyFor says a key does.
 func (a *app) keydown(ev dom.Event) {
 	k := ev.(*dom.KeyboardEvent)
-	if k.Key() == "Escape" {
+	el := ev.Target().Underlying()
+	switch playground.KeyFor(k.Key(), k.CtrlKey() || k.MetaKey(), k.AltKey(), target(el)) {
+	case playground.KeyClose:
 		a.hidePopover()
+		setHidden(a.el.sharePanel, true)
 		return
-	}
-	switch ev.Target().Underlying().Get("tagName").String() {
-	case "INPUT", "TEXTAREA", "SELECT":
-		return
-	}
-	if k.CtrlKey() || k.MetaKey() || k.AltKey() {
-		return
-	}
-	switch k.Key() {
-	case "ArrowLeft":
+	case playground.KeyBack:
 		a.step(-1)
-	case "ArrowRight":
+	case playground.KeyForward:
 		a.step(+1)
-	case " ", "Spacebar":
+	case playground.KeyFirst:
+		a.seek(0)
+	case playground.KeyLast:
+		a.seek(scenario.StepEnd)
+	case playground.KeyPlayPause:
 		if a.playing {
 			a.pause()
 		} else {
 			a.play()
 		}
-	case "Home":
-		a.seek(0)
-	case "End":
-		a.seek(scenario.StepEnd)
+	case playground.KeyActTask:
+		ev.StopPropagation()
+		node := el.Call("closest", "[data-task]")
+		if el.Call("closest", "#graph").Truthy() {
+			a.clickTask(node.Get("dataset").Get("task").String(), node)
+		} else {
+			a.clickTask(node.Get("dataset").Get("task").String(), js.Null())
+		}
+	case playground.KeyUndo:
+		a.undo()
 	default:
 		return
 	}
@@ -191,13 +239,15 @@ func (a *app) keydown(ev dom.Event) {
 // step moves one step; forward is animated.
 func (a *app) step(d int) {
 	a.pause()
+	a.unnotify()
+	s := a.p.Session()
 	if d > 0 {
-		if a.s.Forward() {
+		if s.Forward() {
 			a.render(true)
 		}
 		return
 	}
-	if a.s.Back() {
+	if s.Back() {
 		a.render(false)
 	}
 }
@@ -205,7 +255,8 @@ func (a *app) step(d int) {
 // seek jumps to step k.
 func (a *app) seek(k int) {
 	a.pause()
-	if a.s.Seek(k) != a.shown {
+	a.unnotify()
+	if a.p.Seek(k) != a.shown {
 		a.render(false)
 	}
 }
@@ -216,8 +267,8 @@ func (a *app) play() {
 	if a.playing {
 		return
 	}
-	if a.s.Cursor() == a.s.Len() {
-		a.s.Seek(0)
+	a.unnotify()
+	if a.p.StartPlay() {
 		a.render(false)
 	}
 	a.playing = true
@@ -229,16 +280,17 @@ func (a *app) play() {
 // tick steps forward after a while, unless play was paused since the run
 // of play gen began.
 func (a *app) tick(gen int) {
-	time.AfterFunc(a.speed, func() {
+	afterAll(a.speed, func() {
 		if !a.playing || gen != a.playGen {
 			return
 		}
-		if !a.s.Forward() {
+		s := a.p.Session()
+		if !s.Forward() {
 			a.pause()
 			return
 		}
 		a.render(true)
-		if a.s.Cursor() == a.s.Len() {
+		if s.Cursor() == s.Len() {
 			a.pause()
 			return
 		}
@@ -259,66 +311,54 @@ func (a *app) pause() {
 // and column and changes nothing else.
 func (a *app) runEditor() {
 	a.pause()
+	a.unnotify()
 	text := a.el.editor.Get("value").String()
-	s, err := scenario.NewSession(text, a.options())
-	if err != nil {
+	if err := a.p.Run(text); err != nil {
 		a.showEditorError(err, text)
 		return
 	}
-	a.clearEditorError()
-	a.s, a.dirty = s, false
-	toggleClass(a.el.run, "primary", false)
-	a.scenario = ""
-	for _, e := range a.library {
-		if e.Text == text {
-			a.scenario = e.Name
-		}
-	}
-	a.describe()
-	a.numberLines(text)
-	s.Seek(scenario.StepEnd)
-	a.showStopped()
-	a.render(false)
+	a.loaded(text, nil)
 }
 
-// act adds a command at the end of the script and shows what it did. It
-// reports whether the command was taken.
+// undo takes back the last change of the script.
+func (a *app) undo() {
+	a.pause()
+	a.unnotify()
+	if a.dirty {
+		a.commandError("The script has edits that have not run: press Run first (undoing would drop them).")
+		return
+	}
+	if a.p.Undo() {
+		a.loaded(a.p.Session().Text(), nil)
+	}
+}
+
+// act runs a command at the step shown (branching there if it is an
+// earlier one) and shows what it did. It reports whether the command was
+// taken.
 func (a *app) act(cmd string) bool {
 	a.pause()
+	a.unnotify()
 	setHidden(a.el.commandError, true)
 	if a.dirty {
 		a.commandError("The script has edits that have not run: press Run first (acting would drop them).")
 		return false
 	}
-	earlier := a.s.Cursor() != a.s.Len()
-	if err := a.s.Append(cmd); err != nil {
-		var ee *scenario.ExpectError
-		if errors.As(err, &ee) {
-			a.commandError("expect " + ee.Task + " " + string(ee.Want) + ": it is " + stateOrNone(ee.Got) + " (not added)")
-		} else {
-			a.commandError(strings.TrimPrefix(err.Error(), "scenario: "))
-		}
+	out, err := a.p.Act(cmd)
+	if err != nil {
+		a.commandError(err.Error())
 		return false
 	}
-	text := a.s.Text()
+	text := a.p.Session().Text()
 	a.setEditor(text)
+	a.describe()
 	ed := a.el.editor
 	ed.Set("scrollTop", ed.Get("scrollHeight"))
-	switch k := a.s.Len(); {
-	case !a.s.Step(k).OK:
-		a.notify(a.s.Explain(k), false)
-	case earlier:
-		a.notify("Added at the end of the script, as step "+strconv.Itoa(k)+".", false)
+	if out.Notice != "" {
+		a.notify(out.Notice, false)
 	}
 	a.render(true)
 	return true
-}
-
-func stateOrNone(s core.State) string {
-	if s == "" {
-		return "not submitted"
-	}
-	return string(s)
 }
 
 func (a *app) commandError(msg string) {
@@ -326,112 +366,52 @@ func (a *app) commandError(msg string) {
 	setHidden(a.el.commandError, false)
 }
 
-// fromHere acts at the end of the script; shown at an earlier step, the
-// page first jumps to the end and asks again, so that nobody acts on a
-// state they are not looking at.
-func (a *app) fromHere(cmd string) {
-	if a.s.Cursor() != a.s.Len() {
-		a.seek(scenario.StepEnd)
-		a.notify("This is the last step: actions add commands at the end of the script. Click again to act.", false)
-		return
-	}
-	a.act(cmd)
-}
-
-// clickTask acts on a task clicked in the drawing or the READY line: the
-// front READY task is handed out, a RUNNING one offers complete and fail,
-// a DEAD one redrive; the others say why nothing can be done.
+// clickTask does what the page says a click on a task does.
 func (a *app) clickTask(name string, node js.Value) {
-	s := a.s
-	if s.Cursor() != s.Len() {
-		a.fromHere("")
-		return
-	}
-	switch st := s.State(name); st {
-	case core.Ready:
-		line := s.Ready()
-		if len(line) > 0 && line[0] == name {
-			a.act("next")
-			return
-		}
-		pos := 0
-		for i, t := range line {
-			if t == name {
-				pos = i + 1
-			}
-		}
-		a.notify("Only the front of the READY line can be handed out: next gives "+line[0]+" first; "+name+" is number "+strconv.Itoa(pos)+" in line.", false)
-	case core.Running, core.Dead:
-		a.showPopover(name, st, node)
-	case core.Pending:
-		var waits []string
-		for _, n := range s.Graph() {
-			if n.Task == name {
-				for _, d := range n.Deps {
-					if s.State(d) != core.Succeeded {
-						waits = append(waits, d)
-					}
-				}
-			}
-		}
-		a.notify(name+" is PENDING: it waits on "+listNames(waits)+".", false)
-	case core.Blocked:
-		root := ""
-		for _, d := range s.DLQ() {
-			if d.Task == name {
-				root = d.Root
-			}
-		}
-		a.notify(name+" is BLOCKED by "+root+", which is DEAD: redrive "+root+" to release it.", false)
-	case core.Succeeded:
-		a.notify(name+" has SUCCEEDED: nothing is left to do with it.", false)
-	default:
-		a.notify(name+" has not been submitted: type submit "+name+" … in the command box.", false)
+	a.unnotify()
+	act := a.p.ClickTask(name)
+	switch act.Do {
+	case playground.DoCommand:
+		a.act(act.Command)
+	case playground.DoPopover:
+		a.showPopover(act.Popover, node)
+	case playground.DoNotice:
+		a.notify(act.Notice, false)
 	}
 }
 
-// showPopover offers what can be done to a RUNNING task (complete, or fail
-// with an error text) or a DEAD one (redrive), beside it.
-func (a *app) showPopover(name string, st core.State, node js.Value) {
+// showPopover shows a popover's buttons beside its task.
+func (a *app) showPopover(pop playground.Popover, node js.Value) {
 	p := a.el.popover
 	clear(p)
-	setData(p, "task", name)
+	setData(p, "task", pop.Task)
 	title := create("p", "pop-title")
-	setText(title, name+" is "+string(st))
+	setText(title, pop.Title)
 	appendTo(p, title)
-	button := func(action, label, class string) js.Value {
-		b := create("button", class)
-		setAttr(b, "type", "button")
-		setData(b, "action", action)
-		setText(b, label)
-		return b
+	if pop.Note != "" {
+		r := create("p", "pop-note")
+		setText(r, pop.Note)
+		appendTo(p, r)
 	}
-	switch st {
-	case core.Running:
+	for _, b := range pop.Buttons {
 		row := create("div", "pop-row")
-		appendTo(row, button("complete", "✓ Complete", "primary"))
-		appendTo(p, row)
-		row = create("div", "pop-row")
-		in := create("input", "")
-		setAttr(in, "type", "text")
-		setAttr(in, "id", "pop-error")
-		setAttr(in, "placeholder", "error, e.g. timeout")
-		setAttr(in, "aria-label", "Error text of the failure")
-		appendTo(row, in)
-		appendTo(row, button("fail", "✗ Fail", "danger"))
-		appendTo(p, row)
-	case core.Dead:
-		for _, d := range a.s.DLQ() {
-			if d.Task == name {
-				r := create("p", "pop-note")
-				setText(r, d.Reason+"; blocks "+plural(d.Blocks, "task")+".")
-				appendTo(p, r)
-			}
+		if b.Action == "fail" && pop.ErrorText {
+			in := create("input", "")
+			setAttr(in, "type", "text")
+			setAttr(in, "id", "pop-error")
+			setAttr(in, "placeholder", "error, e.g. timeout")
+			setAttr(in, "aria-label", "Error text of the failure")
+			appendTo(row, in)
 		}
-		appendTo(p, button("redrive", "↻ Redrive", "primary"))
+		btn := create("button", b.Class)
+		setAttr(btn, "type", "button")
+		setData(btn, "action", b.Action)
+		setText(btn, b.Label)
+		appendTo(row, btn)
+		appendTo(p, row)
 	}
 	if !node.Truthy() {
-		node = a.el.stage.Call("querySelector", `g[data-task="`+cssEscape(name)+`"]`)
+		node = a.el.stage.Call("querySelector", `g[data-task="`+cssEscape(pop.Task)+`"]`)
 	}
 	stage := a.el.stage.Call("getBoundingClientRect")
 	x, y := -stage.Get("left").Float(), -stage.Get("top").Float()
@@ -443,6 +423,9 @@ func (a *app) showPopover(name string, st core.State, node js.Value) {
 		x += stage.Get("width").Float() / 2
 		y += 40
 	}
+	// Keep it inside the stage on narrow screens.
+	half := 125.0
+	x = max(half, min(x, stage.Get("width").Float()-half))
 	style := p.Get("style")
 	style.Set("left", px(x))
 	style.Set("top", px(y))
@@ -463,36 +446,24 @@ func (a *app) hidePopover() {
 // popoverAction does what a popover button says.
 func (a *app) popoverAction(action string) {
 	task := a.el.popover.Get("dataset").Get("task").String()
-	cmd := action + " " + task
-	if action == "fail" {
-		msg := ""
-		if in := a.el.popover.Call("querySelector", "input"); in.Truthy() {
-			msg = in.Get("value").String()
-		}
-		// A # would start a comment: the error text ends before it.
-		msg, _, _ = strings.Cut(msg, "#")
-		if msg = strings.Join(strings.Fields(msg), " "); msg != "" {
-			cmd += " " + msg
-		}
+	msg := ""
+	if in := a.el.popover.Call("querySelector", "input"); in.Truthy() {
+		msg = in.Get("value").String()
 	}
 	a.hidePopover()
-	a.act(cmd)
+	a.act(playground.PopoverCommand(action, task, msg))
 }
 
 // share fills the link to this step and the embed snippet, and copies the
 // link.
 func (a *app) share() {
 	loc := js.Global().Get("location")
-	base := loc.Get("origin").String() + loc.Get("pathname").String()
-	l := scenario.Link{Script: a.s.Text(), HasScript: true, Step: a.s.Cursor(), HasStep: true, Strategy: a.strategy}
-	link := base + l.Fragment()
-	l.Embed = true
-	embed := base + l.Fragment()
-	a.el.shareLink.Set("value", link)
-	a.el.embedSnippet.Set("value", `<iframe src="`+htmlAttr(embed)+`" title="dagq scenario" width="760" height="520" style="border:0" loading="lazy"></iframe>`)
+	sh := a.p.Share(loc.Get("origin").String() + loc.Get("pathname").String())
+	a.el.shareLink.Set("value", sh.Link)
+	a.el.embedSnippet.Set("value", sh.Embed)
 	setHidden(a.el.sharePanel, false)
 	status := a.el.shareStatus
-	setText(status, "Anyone opening the link sees this script at step "+strconv.Itoa(a.s.Cursor())+".")
+	setText(status, sh.Status)
 	clip := js.Global().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
 		return
@@ -500,7 +471,7 @@ func (a *app) share() {
 	var ok, fail js.Func
 	release := func() { ok.Release(); fail.Release() }
 	ok = js.FuncOf(func(js.Value, []js.Value) any {
-		setText(status, "Link copied. Anyone opening it sees this script at step "+strconv.Itoa(a.s.Cursor())+".")
+		guard("clipboard", func() { setText(status, "Link copied. "+sh.Status) })
 		release()
 		return nil
 	})
@@ -508,16 +479,5 @@ func (a *app) share() {
 		release()
 		return nil
 	})
-	clip.Call("writeText", link).Call("then", ok, fail)
-}
-
-// htmlAttr escapes a value for an HTML attribute in double quotes.
-func htmlAttr(s string) string {
-	return strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-// setAddress changes the address bar without loading.
-func (a *app) setAddress(url string) {
-	js.Global().Get("history").Call("replaceState", nil, "", url)
-	a.el.openFull.Set("href", url)
+	clip.Call("writeText", sh.Link).Call("then", ok, fail)
 }

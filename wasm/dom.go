@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"honnef.co/go/js/dom/v2"
+
+	"github.com/dagq/dagq/internal/playground"
 )
 
 // The playground talks to the page through honnef.co/go/js/dom/v2 for the
@@ -64,9 +66,21 @@ func toggleClass(el js.Value, c string, on bool) {
 }
 func setData(el js.Value, key, value string) { el.Get("dataset").Set(key, value) }
 
-// on listens to an event of an element (or the document) through dom.
+// on listens to an event of an element (or the document) through dom. A
+// panic in f is recovered and reported on the page (see guard).
 func on(el js.Value, typ string, f func(dom.Event)) {
-	(&dom.BasicNode{Value: el}).AddEventListener(typ, false, f)
+	(&dom.BasicNode{Value: el}).AddEventListener(typ, false, func(ev dom.Event) {
+		guard(typ, func() { f(ev) })
+	})
+}
+
+// crashed shows a recovered panic; the app sets it once the page is wired.
+var crashed = func(c playground.Crash) { println(c.Detail) }
+
+// guard runs f, reporting a panic instead of ending the program: every
+// handler, timer and callback of the page runs through it.
+func guard(where string, f func()) {
+	playground.Guard(where, f, func(c playground.Crash) { crashed(c) })
 }
 
 // px formats a length in CSS pixels.
@@ -81,15 +95,19 @@ func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 func (a *app) later(d time.Duration, f func()) {
 	gen := a.gen
 	time.AfterFunc(d, func() {
-		if a.gen == gen {
-			f()
-		}
+		guard("animation", func() {
+			if a.gen == gen {
+				f()
+			}
+		})
 	})
 }
 
 // afterAll runs f after d whatever happens in between: for undoing a
 // highlight, which must go even when the drawing moves on.
-func afterAll(d time.Duration, f func()) { time.AfterFunc(d, f) }
+func afterAll(d time.Duration, f func()) {
+	time.AfterFunc(d, func() { guard("timer", f) })
+}
 
 // now returns milliseconds since navigation, as performance.now does.
 func now() float64 { return js.Global().Get("performance").Call("now").Float() }

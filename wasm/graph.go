@@ -8,7 +8,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/render"
-	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/playground"
 )
 
 // graph is the drawing: every task the whole script submits, laid out once
@@ -29,6 +29,8 @@ type graph struct {
 	scale  float64 // the drawing's size over the layout's
 	nodes  map[string]*gnode
 	edges  map[[2]string]*gedge // by [dependency, dependent]
+	into   map[string][]*gedge  // the edges into each dependent
+	marked map[string]bool      // the tasks marked visited
 }
 
 // gnode is a task as drawn, with what was last written to the page so
@@ -41,6 +43,7 @@ type gnode struct {
 	state   core.State // drawn state ("" for a ghost)
 	subText string     // drawn state label
 	tip     string     // drawn title
+	aria    string     // drawn accessible name
 	x, y    float64
 }
 
@@ -53,10 +56,10 @@ type gedge struct {
 	future   bool   // the dependent has not been submitted at this step
 }
 
-const ghostLabel = "◌ NOT SUBMITTED"
+const ghostLabel = playground.GhostLabel
 
 func newGraph(svg js.Value) *graph {
-	g := &graph{svg: svg, nodes: map[string]*gnode{}, edges: map[[2]string]*gedge{}}
+	g := &graph{svg: svg, nodes: map[string]*gnode{}, edges: map[[2]string]*gedge{}, into: map[string][]*gedge{}}
 	defs := createSVG("defs", "")
 	marker := createSVG("marker", "")
 	for k, v := range map[string]string{"id": "arrow", "viewBox": "0 0 10 10", "refX": "9", "refY": "5",
@@ -96,47 +99,15 @@ func (g *graph) fit(w, h float64) {
 	setAttr(g.svg, "height", num(l.Height*scale))
 }
 
-// renderNodes returns the graph to lay out: every task the script submits,
-// in arrival order, with each name that is only ever a dependency placed
-// just before the first task that names it.
-func renderNodes(all []scenario.Node) []render.Node {
-	submitted := make(map[string]bool, len(all))
-	for _, n := range all {
-		submitted[n.Task] = true
-	}
-	seen := make(map[string]bool, len(all))
-	out := make([]render.Node, 0, len(all))
-	for _, n := range all {
-		for _, d := range n.Deps {
-			if !submitted[d] && !seen[d] {
-				seen[d] = true
-				out = append(out, render.Node{Name: d})
-			}
-		}
-		out = append(out, render.Node{Name: n.Task, Deps: n.Deps})
-	}
-	return out
-}
-
-// setGraph lays out the graph if it changed, moving the tasks that stay,
-// adding the new ones and removing the ones gone. It reports whether the
-// layout changed.
-func (g *graph) setGraph(all []scenario.Node) bool {
-	nodes := renderNodes(all)
-	var b strings.Builder
-	for _, n := range nodes {
-		b.WriteString(n.Name)
-		for _, d := range n.Deps {
-			b.WriteByte(' ')
-			b.WriteString(d)
-		}
-		b.WriteByte('\n')
-	}
-	if key := b.String(); key == g.key {
+// setGraph lays out the graph (nodes, with key, from
+// playground.GraphNodes) if it changed, moving the tasks that stay, adding
+// the new ones and removing the ones gone. It reports whether the layout
+// changed.
+func (g *graph) setGraph(nodes []render.Node, key string) bool {
+	if key == g.key {
 		return false
-	} else {
-		g.key = key
 	}
+	g.key = key
 	g.layout = render.LayOut(nodes)
 	l := g.layout
 	setAttr(g.svg, "viewBox", "0 0 "+num(l.Width)+" "+num(l.Height))
@@ -152,7 +123,7 @@ func (g *graph) setGraph(all []scenario.Node) bool {
 		p := l.Pos[n.Name]
 		nd := g.nodes[n.Name]
 		if nd == nil {
-			nd = &gnode{name: n.Name, kind: "ghost", subText: ghostLabel, tip: n.Name + ": not submitted", x: p.X, y: p.Y}
+			nd = &gnode{name: n.Name, kind: "ghost", subText: ghostLabel, tip: n.Name + ": not submitted", aria: n.Name + ": not submitted", x: p.X, y: p.Y}
 			g.nodes[n.Name] = nd
 			fresh = append(fresh, nd)
 			g.nodeMarkup(&markup, nd)
@@ -211,6 +182,10 @@ func (g *graph) setGraph(all []scenario.Node) bool {
 			delete(g.edges, k)
 		}
 	}
+	g.into = make(map[string][]*gedge, len(g.edges))
+	for _, e := range g.edges {
+		g.into[e.to] = append(g.into[e.to], e)
+	}
 	return true
 }
 
@@ -232,7 +207,8 @@ func appendMarkup(layer js.Value, markup string, n int, each func(i int, el js.V
 func (g *graph) nodeMarkup(b *strings.Builder, nd *gnode) {
 	l := g.layout
 	name := xmlEscape(nd.name)
-	b.WriteString(`<g class="ghost" data-task="` + name + `" data-state="" style="transform:` + translate(render.Point{X: nd.x, Y: nd.y}) + `">`)
+	b.WriteString(`<g class="ghost" data-task="` + name + `" data-state="" tabindex="0" role="button" aria-label="` + xmlEscape(nd.aria) +
+		`" style="transform:` + translate(render.Point{X: nd.x, Y: nd.y}) + `">`)
 	b.WriteString(`<title>` + xmlEscape(nd.tip) + `</title>`)
 	b.WriteString(`<rect x="` + num(-l.NodeW/2) + `" y="` + num(-l.NodeH/2) + `" width="` + num(l.NodeW) + `" height="` + num(l.NodeH) + `" rx="8"/>`)
 	b.WriteString(`<text class="name" y="-4">` + xmlEscape(shorten(nd.name, 17)) + `</text>`)
@@ -268,23 +244,16 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// show draws a task in a state: "" makes it a ghost. reason is a DLQ
-// reason, shown as the tooltip; a BLOCKED task also names its root. fade
+// show draws a task as the playground says (v.State "" is a ghost). fade
 // fades in a task that arrives.
-func (g *graph) show(name string, st core.State, reason string, fade bool) {
-	nd := g.nodes[name]
+func (g *graph) show(v playground.TaskView, fade bool) {
+	nd := g.nodes[v.Name]
 	if nd == nil {
 		return
 	}
-	kind, sub := "task", ""
-	if st == "" {
-		kind, sub = "ghost", ghostLabel
-	} else {
-		s := render.StyleOf(st)
-		sub = s.Icon + " " + s.Label
-		if root, ok := strings.CutPrefix(reason, "blocked by "); ok && st == core.Blocked && len(root) <= 8 {
-			sub += " by " + root
-		}
+	kind := "task"
+	if v.State == "" {
+		kind = "ghost"
 	}
 	if kind != nd.kind {
 		nd.kind = kind
@@ -296,26 +265,29 @@ func (g *graph) show(name string, st core.State, reason string, fade bool) {
 			addClass(nd.g, "arrive")
 		}
 	}
-	if st != nd.state {
-		nd.state = st
-		setAttr(nd.g, "data-state", string(st))
+	if v.State != nd.state {
+		nd.state = v.State
+		setAttr(nd.g, "data-state", string(v.State))
 	}
-	if sub != nd.subText {
+	if v.Label != nd.subText {
 		nd.parts()
-		nd.subText = sub
-		setText(nd.sub, sub)
+		nd.subText = v.Label
+		setText(nd.sub, v.Label)
 	}
-	tip := name + ": " + string(st)
-	if st == "" {
-		tip = name + ": not submitted"
-	}
-	if reason != "" {
-		tip += " (" + reason + ")"
-	}
-	if tip != nd.tip {
+	if v.Tip != nd.tip {
 		nd.parts()
-		nd.tip = tip
-		setText(nd.tt, tip)
+		nd.tip = v.Tip
+		setText(nd.tt, v.Tip)
+	}
+	if v.Aria != nd.aria {
+		nd.aria = v.Aria
+		setAttr(nd.g, "aria-label", v.Aria)
+	}
+	for _, e := range g.into[v.Name] {
+		if future := v.State == ""; future != e.future {
+			e.future = future
+			toggleClass(e.path, "future", future)
+		}
 	}
 }
 
@@ -328,21 +300,6 @@ func (g *graph) pulse(name, class string) {
 	removeClass(nd.g, class)
 	nd.g.Call("getBBox") // restart the animation
 	addClass(nd.g, class)
-}
-
-// sync draws every task as the session shows it at the cursor, and each
-// dependency solid once its dependent is submitted.
-func (g *graph) sync(states map[string]core.State, reasons map[string]string) {
-	for name := range g.nodes {
-		g.show(name, states[name], reasons[name], false)
-	}
-	for _, e := range g.edges {
-		future := states[e.to] == ""
-		if future != e.future {
-			e.future = future
-			toggleClass(e.path, "future", future)
-		}
-	}
 }
 
 // edgeFor returns the drawn edge where dependent waits on dependency.
@@ -405,9 +362,27 @@ func refusedPath(from, to render.Point, l render.Layout) string {
 }
 
 // markVisited highlights the tasks a cycle check visited (class
-// "visited"), and unmarks the rest.
+// "visited"), and unmarks the ones marked before.
 func (g *graph) markVisited(tasks map[string]bool) {
-	for name, nd := range g.nodes {
-		toggleClass(nd.g, "visited", tasks[name])
+	for name := range g.marked {
+		if nd := g.nodes[name]; nd != nil && !tasks[name] {
+			removeClass(nd.g, "visited")
+		}
 	}
+	for name := range tasks {
+		if nd := g.nodes[name]; nd != nil && !g.marked[name] {
+			addClass(nd.g, "visited")
+		}
+	}
+	g.marked = tasks
+}
+
+// at returns where a task is drawn, in the drawing's pixels; false if it
+// is not drawn.
+func (g *graph) at(name string) (x, y float64, ok bool) {
+	nd := g.nodes[name]
+	if nd == nil || g.scale == 0 {
+		return 0, 0, false
+	}
+	return nd.x * g.scale, nd.y * g.scale, true
 }

@@ -5,9 +5,12 @@
 // dead-letter queue and the event log beside it; clicking a task or typing
 // a command adds to the script.
 //
-// It is thin on purpose: the session (stepping, appending, what the view
-// shows at a step, share links) is scenario.Session, tested natively; the
-// layout is render.LayOut. This package only draws and listens.
+// It is thin on purpose: every decision (stepping, branching, links, what a
+// click or a key does, captions, what to redraw) is made by
+// internal/playground, tested natively; the layout is render.LayOut. This
+// package only draws what a playground.Page says and forwards input to it.
+// A panic in any handler is recovered and shown on the page, which keeps
+// working.
 package main
 
 func main() {

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -353,76 +352,6 @@ func TestNewSessionErrors(t *testing.T) {
 	}
 }
 
-func TestShareLinks(t *testing.T) {
-	t.Parallel()
-	const text = "submit a b\n# ünïcode and ?&=#\nnext\n"
-	t.Run("EncodeShareRoundTrips", func(t *testing.T) {
-		for _, step := range []int{0, 3, scenario.StepEnd} {
-			frag := scenario.EncodeShare(text, step)
-			enc, _, _ := strings.Cut(strings.TrimPrefix(frag, "#script="), "&step=")
-			if !strings.HasPrefix(frag, "#script=") || strings.ContainsAny(enc, "+/=#?&%") {
-				t.Fatalf("fragment %q is not #script=<base64url>&step=N", frag)
-			}
-			l, err := scenario.ParseLink("", frag)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !l.HasScript || l.Script != text || !l.HasStep || l.Step != step {
-				t.Fatalf("ParseLink(%q) = %+v", frag, l)
-			}
-		}
-		if got := scenario.EncodeShare("submit a\n", scenario.StepEnd); got != "#script=c3VibWl0IGEK&step=end" {
-			t.Fatalf("EncodeShare = %q", got)
-		}
-	})
-	tests := []struct {
-		name, query, fragment string
-		want                  scenario.Link
-		err                   string
-	}{
-		{"Empty", "", "", scenario.Link{}, ""},
-		{"ScenarioInTheQuery", "?scenario=diamond-redrive&step=end", "",
-			scenario.Link{Scenario: "diamond-redrive", Step: scenario.StepEnd, HasStep: true}, ""},
-		{"FragmentWinsOverQuery", "?scenario=tricky-cycle&step=2", "#step=5&strategy=pk&embed=1",
-			scenario.Link{Scenario: "tricky-cycle", Step: 5, HasStep: true, Strategy: "pk", Embed: true}, ""},
-		{"ScriptWinsOverScenario", "scenario=tricky-cycle", "script=c3VibWl0IGEK",
-			scenario.Link{Script: "submit a\n", HasScript: true}, ""},
-		{"PaddedScriptIsAccepted", "", "script=c3VibWl0IGEK%3D", scenario.Link{Script: "submit a\n", HasScript: true}, ""},
-		{"OtherParametersAreIgnored", "utm=x&embed=0", "", scenario.Link{}, ""},
-		{"BadBase64", "", "#script=ab$d", scenario.Link{}, "script is not base64url"},
-		{"BadStep", "?step=-1", "", scenario.Link{}, "step must be a whole number or end"},
-		{"StepWithSign", "?step=+3", "", scenario.Link{}, "step must be a whole number or end"},
-		{"BadEmbed", "?embed=yes", "", scenario.Link{}, "embed must be 1 or 0"},
-		{"UnknownStrategy", "?strategy=bfs", "", scenario.Link{}, "unknown strategy \"bfs\""},
-		{"UnknownScenario", "?scenario=nope", "", scenario.Link{}, "no scenario \"nope\""},
-		{"BadEscape", "?scenario=%zz", "", scenario.Link{}, "scenario: link:"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := scenario.ParseLink(tt.query, tt.fragment)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("error %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil || got != tt.want {
-				t.Fatalf("ParseLink = %+v, %v; want %+v", got, err, tt.want)
-			}
-		})
-	}
-	t.Run("FragmentCarriesStrategyAndEmbed", func(t *testing.T) {
-		l := scenario.Link{Scenario: "tricky-cycle", Step: 4, HasStep: true, Strategy: "pk", Embed: true}
-		if got := l.Fragment(); got != "#scenario=tricky-cycle&step=4&strategy=pk&embed=1" {
-			t.Fatalf("Fragment = %q", got)
-		}
-		back, err := scenario.ParseLink("", l.Fragment())
-		if err != nil || back != l {
-			t.Fatalf("ParseLink(Fragment) = %+v, %v", back, err)
-		}
-	})
-}
-
 // TestSessionStepsLikeAFreshRun is a property test: on random scripts,
 // stepping back and forth at random, and appending commands, always shows
 // the board a fresh run of the text shows at that step.
@@ -510,119 +439,6 @@ func randomCommand(rng *rand.Rand) string {
 	}
 }
 
-func TestSessionExplain(t *testing.T) {
-	t.Parallel()
-	e, _ := scenario.Lookup("diamond-redrive")
-	// The visit counts in the sentences are those of dfs.
-	s := mustSession(t, e.Text, scenario.Options{Strategy: "dfs"})
-	// The first step whose command matches, from step from on.
-	find := func(from int, text string) int {
-		for k := from; k <= s.Len(); k++ {
-			if s.Step(k).Command.String() == text {
-				return k
-			}
-		}
-		t.Fatalf("no step %q", text)
-		return 0
-	}
-	fail1 := find(1, "fail a connection reset")
-	fail3 := find(find(fail1+1, "fail a connection reset")+1, "fail a connection reset")
-	redrive := find(1, "redrive a")
-	complete := find(redrive, "complete a")
-	tests := []struct {
-		name string
-		k    int
-		want string
-	}{
-		{"BeforeTheFirstCommand", 0, "Nothing has run yet: " + strconv.Itoa(s.Len()) + " commands to step through."},
-		{"Attempts", 1, "A task gets at most 3 attempts."},
-		{"SubmitReady", 2, "a arrives READY. The cycle check examined 0 edges."},
-		{"SubmitPending", 3, "b arrives PENDING, waiting on a. The cycle check examined 1 edge."},
-		{"Next", 6, "next hands out a, the front of the READY line (attempt 1 of 3)."},
-		{"Retry", fail1, "a failed attempt 1 of 3 (connection reset): READY again at the back of the line."},
-		{"Death", fail3, "a is DEAD: failed after 3 attempts: connection reset. Blocked downstream, nearest first: b, c, d."},
-		{"Expect", fail3 + 1, "expect holds: a is DEAD."},
-		{"Redrive", redrive, "a is redriven: READY with fresh attempts. Released: b, c, d."},
-		{"Complete", complete, "a SUCCEEDED. Its last dependency done, b, c are READY."},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := s.Explain(tt.k); got != tt.want {
-				t.Fatalf("Explain(%d)\n got %q\nwant %q", tt.k, got, tt.want)
-			}
-		})
-	}
-	t.Run("RefusedCycle", func(t *testing.T) {
-		c, _ := scenario.Lookup("tricky-cycle")
-		s := mustSession(t, c.Text, scenario.Options{})
-		for k := 1; k <= s.Len(); k++ {
-			if s.Cycle(k) != nil {
-				want := "submit c a is refused: cycle: c -> a -> b -> c. Nothing changed."
-				if got := s.Explain(k); got != want {
-					t.Fatalf("Explain(%d)\n got %q\nwant %q", k, got, want)
-				}
-				return
-			}
-		}
-		t.Fatal("no cycle")
-	})
-	t.Run("RetryBehindOthers", func(t *testing.T) {
-		s := mustSession(t, "submit a\nsubmit b\nnext\nfail a\n", scenario.Options{})
-		if got, want := s.Explain(4), "a failed attempt 1 of 3: READY again at the back of the line, behind b."; got != want {
-			t.Fatalf("got %q, want %q", got, want)
-		}
-		if s.Cursor() != 0 {
-			t.Fatalf("Explain moved the cursor to %d", s.Cursor())
-		}
-	})
-}
-
-func TestAbout(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ name, text, want string }{
-		{"NoComment", "submit a\n", ""},
-		{"TitleOnly", "# Title\nsubmit a\n", ""},
-		{"Paragraphs", "# Title\n#\n# one\n# two\n#\n# three\n\nsubmit a # not this\n", "one two\n\nthree"},
-		{"GeneratedNoteDropped", "# T\n#\n# what\n#\n# Generated by x in y\n# run z\n", "what"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := scenario.About(tt.text); got != tt.want {
-				t.Fatalf("About = %q, want %q", got, tt.want)
-			}
-		})
-	}
-	for _, e := range scenario.Library() {
-		if scenario.About(e.Text) == "" {
-			t.Errorf("%s: no description", e.Name)
-		}
-	}
-}
-
-func TestEditorOffset(t *testing.T) {
-	t.Parallel()
-	const text = "submit a\n# é😀 x\n\tnext y\n"
-	tests := []struct {
-		name      string
-		line, col int
-		want      int
-	}{
-		{"Start", 1, 1, 0},
-		{"SecondWord", 1, 8, 7},
-		{"PastTheLineEnd", 1, 40, 8},
-		{"AfterAnAstralCharacter", 2, 5, 14}, // "# é😀" is 5 UTF-16 units
-		{"TabIsOneColumn", 3, 7, 23},
-		{"PastTheEnd", 9, 1, 25},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := scenario.EditorOffset(text, tt.line, tt.col); got != tt.want {
-				t.Fatalf("EditorOffset(%d, %d) = %d, want %d", tt.line, tt.col, got, tt.want)
-			}
-		})
-	}
-}
-
 // A session steps through a script and grows it: the appended command is
 // run, written at the end of the text, and shown.
 func ExampleSession() {
@@ -631,20 +447,17 @@ func ExampleSession() {
 		panic(err)
 	}
 	s.Seek(scenario.StepEnd)
-	fmt.Println(s.Explain(s.Cursor()))
+	fmt.Println("step", s.Cursor(), "of", s.Len(), s.States())
 	s.Append("next")
 	s.Append("fail fetch HTTP 503")
-	fmt.Println(s.Explain(s.Cursor()))
 	for _, d := range s.DLQ() {
 		fmt.Printf("%s %s: %s (blocks %d)\n", d.Task, d.State, d.Reason, d.Blocks)
 	}
 	s.Seek(2)
 	fmt.Println("step", s.Cursor(), "of", s.Len(), s.States())
 	fmt.Print(s.Text())
-	fmt.Println(scenario.EncodeShare("submit a\n", 1))
 	// Output:
-	// parse arrives PENDING, waiting on fetch. The cycle check examined 1 edge.
-	// fetch is DEAD: failed after 1 attempt: HTTP 503. Blocked downstream, nearest first: parse.
+	// step 3 of 3 map[fetch:READY parse:PENDING]
 	// fetch DEAD: failed after 1 attempt: HTTP 503 (blocks 1)
 	// parse BLOCKED: blocked by fetch (blocks 0)
 	// step 2 of 5 map[fetch:READY]
@@ -653,7 +466,6 @@ func ExampleSession() {
 	// submit parse fetch
 	// next
 	// fail fetch HTTP 503
-	// #script=c3VibWl0IGEK&step=1
 }
 
 func TestSessionVisitedNamesWhatTheCheckReached(t *testing.T) {

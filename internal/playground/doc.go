@@ -1,0 +1,29 @@
+// Package playground is the playground's brain: everything the page in the
+// browser shows and does, decided natively and tested natively. The page
+// (package main under wasm/) only draws what a [Page] says and forwards
+// clicks and keys to it.
+//
+// A [Page] holds a [scenario.Session] — the script, its steps and the step
+// shown — with the library scenario it is, the strategy, the embed mode and
+// an undo history. It decides:
+//
+//   - what an address means and what the address bar should say
+//     ([ParseLink], [Page.Open], [Page.Address]): tolerant, so that one bad
+//     parameter is reported and left out, never the whole link; a library
+//     scenario links by name while unchanged, any other script by its text,
+//     deflated when long ([EncodeScript]);
+//   - stepping and acting ([Page.Seek], [Page.Act], [Page.Undo]): acting at
+//     an earlier step branches, dropping the later commands, and Undo brings
+//     them back;
+//   - what a click or a key does ([Page.ClickTask], [KeyFor],
+//     [PopoverCommand]);
+//   - what the page says ([Explain], [Page.Caption], [Page.Banner],
+//     [Page.Timeline], [Page.Visits], [Page.ReadyLine], [Page.DLQ],
+//     [Page.Counts], [Page.Task]) and what it redraws ([Page.Changed],
+//     [Page.Focus], [Schedule]);
+//   - where an error of the script is in the editor ([ErrorSelection],
+//     counted in UTF-16 as browsers count);
+//   - and that a panic in a handler is reported, not fatal ([Guard]).
+//
+// Nothing here imports syscall/js; a Page is plain data and functions.
+package playground

@@ -1,0 +1,43 @@
+package playground
+
+import (
+	"strings"
+
+	"github.com/dagq/dagq/core/render"
+	"github.com/dagq/dagq/core/scenario"
+)
+
+// GraphNodes returns the graph to lay out: every task the script submits,
+// in arrival order, with each name that is only ever a dependency placed
+// just before the first task that names it; and a key that changes exactly
+// when that graph does, so that the page lays it out only then.
+//
+// The cost is O(tasks + edges).
+func GraphNodes(all []scenario.Node) (nodes []render.Node, key string) {
+	submitted := make(map[string]bool, len(all))
+	for _, n := range all {
+		submitted[n.Task] = true
+	}
+	seen := make(map[string]bool, len(all))
+	nodes = make([]render.Node, 0, len(all))
+	var b strings.Builder
+	add := func(n render.Node) {
+		nodes = append(nodes, n)
+		b.WriteString(n.Name)
+		for _, d := range n.Deps {
+			b.WriteByte(' ')
+			b.WriteString(d)
+		}
+		b.WriteByte('\n')
+	}
+	for _, n := range all {
+		for _, d := range n.Deps {
+			if !submitted[d] && !seen[d] {
+				seen[d] = true
+				add(render.Node{Name: d})
+			}
+		}
+		add(render.Node{Name: n.Task, Deps: n.Deps})
+	}
+	return nodes, b.String()
+}

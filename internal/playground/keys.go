@@ -1,0 +1,75 @@
+package playground
+
+// Focus kinds: where a key was pressed, as the page tells [KeyFor].
+type Target uint8
+
+const (
+	// OnPage: the page itself, a button, or nothing in particular.
+	OnPage Target = iota
+	// OnText: a text field (the editor, the command box, a popover's
+	// error text): keys are for typing.
+	OnText
+	// OnControl: a picker or the timeline's slider: the timeline keys
+	// still step, so that → after choosing a speed steps.
+	OnControl
+	// OnTask: a task of the drawing or the READY line.
+	OnTask
+	// OnButton: a button, which Enter and Space press.
+	OnButton
+)
+
+// Key is what a key press does.
+type Key uint8
+
+const (
+	KeyNone      Key = iota // let the browser have it
+	KeyBack                 // ← : one step back
+	KeyForward              // → : one step forward
+	KeyFirst                // Home: step 0
+	KeyLast                 // End: the last step
+	KeyPlayPause            // space: play or pause
+	KeyClose                // Escape: close the popover and the share panel
+	KeyActTask              // Enter or space on a task: as a click
+	KeyUndo                 // Ctrl+Z or ⌘Z outside a text field: undo
+)
+
+// KeyFor decides what a key (a KeyboardEvent's key) does where it was
+// pressed. ctrl is Ctrl or ⌘ held, alt is Alt held. The timeline keys
+// work everywhere but in text fields; a task takes Enter and space; a
+// button keeps Enter and space for itself.
+func KeyFor(key string, ctrl, alt bool, at Target) Key {
+	if key == "Escape" {
+		return KeyClose
+	}
+	if at == OnText || alt {
+		return KeyNone
+	}
+	if ctrl {
+		if key == "z" || key == "Z" {
+			return KeyUndo
+		}
+		return KeyNone
+	}
+	switch key {
+	case "Enter", " ", "Spacebar":
+		switch at {
+		case OnTask:
+			return KeyActTask
+		case OnButton:
+			return KeyNone
+		}
+		if key == "Enter" {
+			return KeyNone
+		}
+		return KeyPlayPause
+	case "ArrowLeft":
+		return KeyBack
+	case "ArrowRight":
+		return KeyForward
+	case "Home":
+		return KeyFirst
+	case "End":
+		return KeyLast
+	}
+	return KeyNone
+}

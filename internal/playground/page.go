@@ -1,0 +1,320 @@
+package playground
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/core/scenario"
+)
+
+// DefaultScenario is shown when the address names none, or names one that
+// cannot be read.
+const DefaultScenario = "diamond-redrive"
+
+// maxUndo is how many changes of the script Undo can take back.
+const maxUndo = 100
+
+// Page is the playground's state and every decision it makes: the script
+// being watched ([scenario.Session]), which library scenario it is, the
+// strategy, the embed mode, and the changes Undo can take back. The
+// browser code draws what a Page says and forwards input to it; a Page
+// never touches the browser. A Page is not safe for concurrent use.
+type Page struct {
+	s        *scenario.Session
+	name     string // the library scenario shown; "" for a script of one's own
+	strategy string // the strategy chosen in the page or the link; "" for the script's own
+	embed    bool
+	undo     []snapshot
+
+	visits     []uint64 // visits[k]: edges examined by the submits of steps 1…k
+	visitsFor  *scenario.Session
+	encText    string // the script last encoded for the address
+	encoded    string
+	compressed bool
+}
+
+// snapshot is what Undo restores: a script, the step shown and the
+// library scenario it was.
+type snapshot struct {
+	text, name string
+	cursor     int
+}
+
+// New returns a page showing an empty script.
+func New() *Page {
+	s, _ := scenario.NewSession("", scenario.Options{})
+	return &Page{s: s}
+}
+
+// Session returns the session the page shows. Moving its cursor is how the
+// page steps; changing its script goes through the page ([Page.Act],
+// [Page.Run]), so that Undo can take it back.
+func (p *Page) Session() *scenario.Session { return p.s }
+
+// Scenario returns the name of the library scenario shown, or "" when the
+// script is one's own (typed, shared or changed by acting).
+func (p *Page) Scenario() string { return p.name }
+
+// Embedded reports whether the page is embedded (embed=1): only the
+// drawing and the timeline show.
+func (p *Page) Embedded() bool { return p.embed }
+
+// Title returns the heading of what is shown: the library scenario's
+// title, or "Your script".
+func (p *Page) Title() string {
+	if e, ok := scenario.Lookup(p.name); ok {
+		return e.Title
+	}
+	return "Your script"
+}
+
+// Description returns the paragraph under the title: what the library
+// scenario's opening comment says ([About]), or a line about one's own
+// script.
+func (p *Page) Description() string {
+	if e, ok := scenario.Lookup(p.name); ok {
+		return About(e.Text)
+	}
+	return "A script of your own: step through it, or act on its tasks to extend it."
+}
+
+// Open shows what an address asks for: a library scenario or a shared
+// script, at a step, embedded or not, with a strategy. A parameter that
+// cannot be read is left out and reported in the notices, one sentence
+// each; the rest of the link holds. A shared script that does not parse is
+// loaded as an empty session and its error returned as err, for the
+// editor to show with the script's text, which Open returns too.
+func (p *Page) Open(query, fragment string) (text string, notices []string, err error) {
+	l, errs := ParseLink(query, fragment)
+	for _, e := range errs {
+		var le *LinkError
+		if errors.As(e, &le) {
+			notices = append(notices, "This link's "+le.Param+" could not be read ("+le.Msg+"), so it was left out.")
+		}
+	}
+	p.embed = l.Embed
+	p.strategy = l.Strategy
+	p.undo = nil
+	step := 0
+	if l.HasStep {
+		step = l.Step
+	}
+	if l.HasScript {
+		return l.Script, notices, p.load(l.Script, "", step)
+	}
+	name := l.Scenario
+	if name == "" {
+		name = DefaultScenario
+	}
+	e, _ := scenario.Lookup(name)
+	return e.Text, notices, p.load(e.Text, name, step)
+}
+
+// Choose shows a library scenario at step 0, as the scenario picker does.
+// It reports false, changing nothing, for a name not in the library.
+func (p *Page) Choose(name string) bool {
+	e, ok := scenario.Lookup(name)
+	if !ok {
+		return false
+	}
+	p.push()
+	p.load(e.Text, name, 0)
+	return true
+}
+
+// load makes a session of text, shows it at step and names it. A text
+// that does not run leaves an empty session and returns the error.
+func (p *Page) load(text, name string, step int) error {
+	s, err := scenario.NewSession(text, p.options())
+	if err != nil {
+		s, _ = scenario.NewSession("", p.options())
+		name = ""
+	}
+	p.s, p.name = s, name
+	s.Seek(step)
+	return err
+}
+
+func (p *Page) options() scenario.Options { return scenario.Options{Strategy: p.strategy} }
+
+// Run runs the editor's text as the new script, shown at its last step.
+// A text that does not parse changes nothing and returns the
+// [*scenario.SyntaxError] (see [ErrorSelection]). A text that is a
+// library scenario's, unchanged, is named as that scenario.
+func (p *Page) Run(text string) error {
+	s, err := scenario.NewSession(text, p.options())
+	if err != nil {
+		return err
+	}
+	p.push()
+	p.s, p.name = s, libraryName(text)
+	s.Seek(StepEnd)
+	return nil
+}
+
+// libraryName returns the name of the library scenario whose text is
+// exactly text; "" if none.
+func libraryName(text string) string {
+	for _, e := range scenario.Library() {
+		if e.Text == text {
+			return e.Name
+		}
+	}
+	return ""
+}
+
+// Stopped returns what to say when a failed expect stopped the run; "" if
+// every command ran.
+func (p *Page) Stopped() string {
+	if err := p.s.Stopped(); err != nil {
+		return err.Error() + " — the run stops here; fix the script and Run"
+	}
+	return ""
+}
+
+// Dirty reports whether the editor's text differs from the script run:
+// edits that have not run, which acting would drop.
+func (p *Page) Dirty(editor string) bool { return editor != p.s.Text() }
+
+// SetStrategy runs the script again with another cycle-check strategy,
+// keeping the step shown. It fails, changing nothing, for an unknown one.
+func (p *Page) SetStrategy(name string) error {
+	if err := p.s.SetStrategy(name); err != nil {
+		return err
+	}
+	p.strategy = name
+	return nil
+}
+
+// Strategy returns the strategy the script runs with.
+func (p *Page) Strategy() string { return p.s.Strategy() }
+
+// push keeps the script and the step shown for Undo.
+func (p *Page) push() {
+	p.undo = append(p.undo, snapshot{text: p.s.Text(), name: p.name, cursor: p.s.Cursor()})
+	if len(p.undo) > maxUndo {
+		p.undo = p.undo[len(p.undo)-maxUndo:]
+	}
+}
+
+// CanUndo reports whether there is a change of the script to take back.
+func (p *Page) CanUndo() bool { return len(p.undo) > 0 }
+
+// Undo takes back the last change of the script (an action, a Run, a
+// scenario chosen), restoring the script and the step shown before it: a
+// refused command goes, and the commands a branch dropped come back. It
+// reports false when there is nothing to undo.
+func (p *Page) Undo() bool {
+	if len(p.undo) == 0 {
+		return false
+	}
+	last := p.undo[len(p.undo)-1]
+	p.undo = p.undo[:len(p.undo)-1]
+	s, err := scenario.NewSession(last.text, p.options())
+	if err != nil {
+		return false // cannot happen: the text ran before
+	}
+	s.Seek(last.cursor)
+	p.s, p.name = s, last.name
+	return true
+}
+
+// Outcome is what an action did, for the page to say.
+type Outcome struct {
+	// Notice is a sentence to show ("" for none): why a command was
+	// refused, or how many later commands a branch dropped.
+	Notice string
+	// Refused is true when the queue refused the command; it is still
+	// recorded, as a script run records it, and Undo takes it back.
+	Refused bool
+	// Dropped is how many later commands acting at an earlier step dropped.
+	Dropped int
+}
+
+// Act runs one command at the step shown and adds it to the script; the
+// page then shows the step after it. At an earlier step it branches: the
+// commands after the step shown are dropped first (Undo brings them back),
+// so that every action acts on the state the user is looking at.
+//
+// A command that does not parse, an expect that does not hold, or a run
+// stopped by a failed expect after the step shown change nothing and
+// return an error whose text is meant for the command box. A command the
+// queue refuses is recorded as a refused step, and said in the Outcome.
+func (p *Page) Act(cmd string) (Outcome, error) {
+	cmd = strings.TrimSpace(cmd)
+	if cmd == "" {
+		return Outcome{}, errors.New("type a command, e.g. next")
+	}
+	s := p.s
+	k, n := s.Cursor(), s.Len()
+	before := snapshot{text: s.Text(), name: p.name, cursor: k}
+	target := s
+	if k < n {
+		fresh, err := scenario.NewSession(cut(s, k), p.options())
+		if err != nil {
+			return Outcome{}, err
+		}
+		fresh.Seek(StepEnd)
+		target = fresh
+	}
+	if err := target.Append(cmd); err != nil {
+		var ee *scenario.ExpectError
+		if errors.As(err, &ee) {
+			return Outcome{}, errors.New("expect " + ee.Task + " " + string(ee.Want) + ": it is " + stateOrNone(ee.Got) + " (not added)")
+		}
+		return Outcome{}, errors.New(strings.TrimPrefix(err.Error(), "scenario: "))
+	}
+	p.undo = append(p.undo, before)
+	if len(p.undo) > maxUndo {
+		p.undo = p.undo[len(p.undo)-maxUndo:]
+	}
+	p.s, p.name = target, ""
+	var out Outcome
+	last := target.Len()
+	if !target.Step(last).OK {
+		out.Refused = true
+		out.Notice = Explain(target, last) + " It stays in the script as a refused step; Undo takes it back."
+	}
+	if k < n {
+		out.Dropped = n - k
+		out.Notice = strings.TrimSpace("Acted at step " + strconv.Itoa(k) + ": " + plural(n-k, "later command") +
+			" " + wasWere(n-k) + " dropped (Undo brings them back). " + out.Notice)
+	}
+	return out, nil
+}
+
+// cut returns the script of s up to and including the command of step k:
+// its text up to that command's line, so that comments before it stay.
+func cut(s *scenario.Session, k int) string {
+	text := s.Text()
+	if k >= s.Len() {
+		return text
+	}
+	// Keep the lines before the command of step k+1.
+	line := s.Step(k + 1).Command.Line
+	at := 0
+	for i := 1; i < line; i++ {
+		j := strings.IndexByte(text[at:], '\n')
+		if j < 0 {
+			return text
+		}
+		at += j + 1
+	}
+	return text[:at]
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
+
+func stateOrNone(s core.State) string {
+	if s == "" {
+		return "not submitted"
+	}
+	return string(s)
+}

@@ -1,0 +1,374 @@
+package playground
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/core/render"
+	"github.com/dagq/dagq/core/scenario"
+)
+
+// Caption is the sentence under the drawing: where the step is in the
+// script ("step 4 · line 7"; "" at step 0) and what it did ([Explain]).
+type Caption struct {
+	Where, Text string
+	Refused     bool // the step's command was refused
+}
+
+// Caption returns the caption of the step shown.
+func (p *Page) Caption() Caption {
+	s := p.s
+	k := s.Cursor()
+	c := Caption{Text: Explain(s, k)}
+	if k > 0 {
+		st := s.Step(k)
+		c.Where = "step " + strconv.Itoa(k) + " · line " + strconv.Itoa(st.Command.Line)
+		c.Refused = !st.OK
+	}
+	return c
+}
+
+// Timeline is what the timeline shows: the step, how many there are, the
+// label, and which buttons can be pressed.
+type Timeline struct {
+	Step, Len              int
+	Label                  string // "step 4 / 16"
+	CanBack, CanForward    bool
+	SliderMax, SliderValue string // the range input's max and value
+	CanUndo                bool
+}
+
+// Timeline returns the timeline at the step shown.
+func (p *Page) Timeline() Timeline {
+	k, n := p.s.Cursor(), p.s.Len()
+	return Timeline{
+		Step: k, Len: n,
+		Label:   "step " + strconv.Itoa(k) + " / " + strconv.Itoa(n),
+		CanBack: k > 0, CanForward: k < n,
+		SliderMax: strconv.Itoa(n), SliderValue: strconv.Itoa(k),
+		CanUndo: p.CanUndo(),
+	}
+}
+
+// Visits says how many edges the cycle check examined: for the submit of
+// the step shown, and in all up to it.
+type Visits struct {
+	Count string // the count of this step's submit, or "—"
+	Note  string // "edges examined by this submit · 12 in all so far with twoway"
+	Total uint64
+}
+
+// Visits returns the cycle check's counts at the step shown. The total is
+// kept per session, so that it costs O(1) a step once computed.
+func (p *Page) Visits() Visits {
+	s := p.s
+	if p.visitsFor != s || len(p.visits) != s.Len()+1 {
+		p.visits = make([]uint64, s.Len()+1)
+		for k := 1; k <= s.Len(); k++ {
+			v, _ := s.Visits(k)
+			p.visits[k] = p.visits[k-1] + v
+		}
+		p.visitsFor = s
+	}
+	k := s.Cursor()
+	total := p.visits[k]
+	tail := " · " + strconv.FormatUint(total, 10) + " in all so far with " + s.Strategy()
+	if v, ok := s.Visits(k); ok {
+		return Visits{Count: strconv.FormatUint(v, 10), Note: "edges examined by this submit" + tail, Total: total}
+	}
+	return Visits{Count: "—", Note: "this step is not a submit" + tail, Total: total}
+}
+
+// Chip is a task of the READY line as shown.
+type Chip struct {
+	Task, Title string
+	Front       bool
+}
+
+// ReadyLine returns the READY line at the step shown, front first: at
+// most limit chips, and what to say of the rest ("+57 more"; "" for
+// none).
+func (p *Page) ReadyLine(limit int) (chips []Chip, more string) {
+	line := p.s.Ready()
+	shown := line[:min(len(line), limit)]
+	chips = make([]Chip, len(shown))
+	for i, t := range shown {
+		chips[i] = Chip{Task: t, Title: t + " — number " + strconv.Itoa(i+1) + " in line"}
+		if i == 0 {
+			chips[i].Front = true
+			chips[i].Title = t + " — front of the line: next hands it out (click)"
+		}
+	}
+	if n := len(line) - len(shown); n > 0 {
+		more = "+" + strconv.Itoa(n) + " more"
+	}
+	return chips, more
+}
+
+// DLQRow is an entry of the dead-letter queue as shown.
+type DLQRow struct {
+	scenario.DLQEntry
+	Badge      string // the state's icon and label
+	BlocksText string // a DEAD task's "blocks 3 tasks" or "blocks nothing"; "" for BLOCKED
+	Button     *Button
+}
+
+// DLQ returns the dead-letter queue at the step shown, in order of entry;
+// each DEAD entry has a redrive button.
+func (p *Page) DLQ() []DLQRow {
+	dlq := p.s.DLQ()
+	rows := make([]DLQRow, len(dlq))
+	for i, d := range dlq {
+		st := render.StyleOf(d.State)
+		rows[i] = DLQRow{DLQEntry: d, Badge: st.Icon + " " + st.Label}
+		if d.State == core.Dead {
+			rows[i].BlocksText = "blocks nothing"
+			if d.Blocks > 0 {
+				rows[i].BlocksText = "blocks " + plural(d.Blocks, "task")
+			}
+			rows[i].Button = &Button{Action: "redrive", Label: "Redrive", Class: "small"}
+		}
+	}
+	return rows
+}
+
+// Count is how many tasks are in a state.
+type Count struct {
+	State core.State
+	N     int
+}
+
+// Counts returns how many tasks are in each state at the step shown, in
+// the order of [core.States], states with none left out, and how many
+// tasks the whole script submits.
+//
+// The cost is O(tasks).
+func (p *Page) Counts() (counts []Count, all int) {
+	n := map[core.State]int{}
+	for _, st := range p.s.States() {
+		n[st]++
+	}
+	for _, st := range core.States() {
+		if n[st] > 0 {
+			counts = append(counts, Count{st, n[st]})
+		}
+	}
+	return counts, len(p.s.GraphAt(StepEnd))
+}
+
+// GhostLabel is the label of a task not submitted at the step shown.
+const GhostLabel = "◌ NOT SUBMITTED"
+
+// TaskView is how a task is drawn: its state ("" for a ghost), the label
+// under its name, its tooltip and its accessible name.
+type TaskView struct {
+	Name  string
+	State core.State
+	Label string // "✗ DEAD", "⛔ BLOCKED by a"
+	Tip   string // "b: BLOCKED (blocked by a)"
+	Aria  string // the tooltip and what a click does
+}
+
+// Task returns how a task is drawn at the step shown; reason is its DLQ
+// reason ("" if none), from [Page.Reasons].
+func (p *Page) Task(name string, reason string) TaskView {
+	return p.taskView(name, p.s.State(name), reason)
+}
+
+func (p *Page) taskView(name string, st core.State, reason string) TaskView {
+	v := TaskView{Name: name, State: st}
+	if st == "" {
+		v.Label = GhostLabel
+		v.Tip = name + ": not submitted"
+		v.Aria = v.Tip
+		return v
+	}
+	style := render.StyleOf(st)
+	v.Label = style.Icon + " " + style.Label
+	if root, ok := strings.CutPrefix(reason, "blocked by "); ok && st == core.Blocked && len(root) <= 8 {
+		v.Label += " by " + root
+	}
+	v.Tip = name + ": " + string(st)
+	if reason != "" {
+		v.Tip += " (" + reason + ")"
+	}
+	v.Aria = v.Tip
+	switch st {
+	case core.Ready:
+		if line := p.s.Ready(); len(line) > 0 && line[0] == name {
+			v.Aria += "; press Enter to hand it out"
+		}
+	case core.Running:
+		v.Aria += "; press Enter to complete or fail it"
+	case core.Dead:
+		v.Aria += "; press Enter to redrive it"
+	}
+	return v
+}
+
+// Reasons returns the DLQ reason of every task in the dead-letter queue at
+// the step shown.
+func (p *Page) Reasons() map[string]string {
+	dl := p.s.DLQ()
+	m := make(map[string]string, len(dl))
+	for _, d := range dl {
+		m[d.Task] = d.Reason
+	}
+	return m
+}
+
+// Changed returns the tasks whose drawing may differ between step from
+// and step to (either order): the tasks of the events of the steps in
+// between, each once, in the order of those events. Only they need
+// restyling; the rest of the drawing stays.
+//
+// The cost is O(events between the steps).
+func (p *Page) Changed(from, to int) []string {
+	s := p.s
+	from, to = clamp(from, s.Len()), clamp(to, s.Len())
+	if from > to {
+		from, to = to, from
+	}
+	seen := map[string]bool{}
+	var out []string
+	for k := from + 1; k <= to; k++ {
+		for _, e := range s.Step(k).Events {
+			if e.Kind == core.EventRejected || seen[e.Task] {
+				continue
+			}
+			seen[e.Task] = true
+			out = append(out, e.Task)
+		}
+	}
+	return out
+}
+
+func clamp(k, n int) int {
+	if k == StepEnd || k > n {
+		return n
+	}
+	return max(k, 0)
+}
+
+// Focus returns the tasks to bring into view when following the action
+// at step k: those the step changed, or the task of a refused submit, or
+// the task its command names; nil for a step about no task.
+func (p *Page) Focus(k int) []string {
+	s := p.s
+	if k < 1 || k > s.Len() {
+		return nil
+	}
+	if c := s.Cycle(k); c != nil {
+		return slices.Compact(slices.Clone(c))
+	}
+	if t := p.Changed(k-1, k); len(t) > 0 {
+		return t
+	}
+	if t := s.Step(k).Command.Task; t != "" {
+		return []string{t}
+	}
+	return nil
+}
+
+// Visited returns the tasks the cycle check of step k reached, to be
+// highlighted beside the visit count; nil if step k is not a submit.
+func (p *Page) Visited(k int) map[string]bool {
+	visited := p.s.Visited(k)
+	if len(visited) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(visited))
+	for _, t := range visited {
+		m[t] = true
+	}
+	return m
+}
+
+// Banner is what to name over the drawing for a moment: a refused cycle, or
+// the root of a blocking or releasing wave.
+type Banner struct {
+	Kind  string   // "cycle", "dead" or "release"; "" for nothing
+	Text  string   // e.g. "blocked by a: b, c, d — nearest first"
+	Cycle []string // the cycle, for a refused submit
+}
+
+// Banner returns what to name over the drawing for step k: a refused
+// cycle; or, when stepped onto (wave), the death or redrive and the tasks
+// it blocked or released.
+func (p *Page) Banner(k int, wave bool) Banner {
+	s := p.s
+	if cycle := s.Cycle(k); cycle != nil {
+		return Banner{Kind: "cycle", Text: "cycle: " + strings.Join(cycle, " -> ") + " — refused, nothing changed", Cycle: cycle}
+	}
+	if !wave || k < 1 || k > s.Len() {
+		return Banner{}
+	}
+	var root, kind string
+	var tasks []string
+	for _, e := range s.Step(k).Events {
+		switch e.Kind {
+		case core.EventDead:
+			root, kind = e.Task, "dead"
+		case core.EventRedriven:
+			root, kind = e.Task, "release"
+		case core.EventBlocked:
+			if kind == "" {
+				root, kind = e.Root, "dead"
+			}
+			tasks = append(tasks, e.Task)
+		case core.EventUnblocked:
+			tasks = append(tasks, e.Task)
+		}
+	}
+	switch {
+	case kind == "dead" && len(tasks) > 0:
+		return Banner{Kind: "dead", Text: "blocked by " + root + ": " + listNames(tasks, 6) + " — nearest first"}
+	case kind == "dead":
+		return Banner{Kind: "dead", Text: root + " is DEAD"}
+	case kind == "release" && len(tasks) > 0:
+		return Banner{Kind: "release", Text: "redrive " + root + ": " + listNames(tasks, 6) + " released"}
+	}
+	return Banner{}
+}
+
+// LogLimit is how many lines of the event log the page lists.
+const LogLimit = 250
+
+// Log returns the event log up to the step shown, the last [LogLimit]
+// lines, and what to say of the lines left out ("" for none).
+func (p *Page) Log() (lines []scenario.LogEntry, more string) {
+	lines, omitted := p.s.Log(LogLimit)
+	if omitted > 0 {
+		more = plural(omitted, "earlier line") + " not shown"
+	}
+	return lines, more
+}
+
+// Seek moves to step k ([StepEnd] for the last), as the timeline's
+// slider, buttons and keys and a click on a log line do; it returns the
+// step shown.
+func (p *Page) Seek(k int) int { return p.s.Seek(k) }
+
+// SeekTo moves to the step a control gives as text (the slider's value,
+// a log line's data-step): a whole number, or "end". It reports false,
+// not moving, for anything else.
+func (p *Page) SeekTo(v string) bool {
+	k, ok := ParseStep(v)
+	if !ok {
+		return false
+	}
+	p.s.Seek(k)
+	return true
+}
+
+// StartPlay readies the page to play: from the last step, play starts
+// again at step 0. It reports whether the step shown changed.
+func (p *Page) StartPlay() bool {
+	if p.s.Len() > 0 && p.s.Cursor() == p.s.Len() {
+		p.s.Seek(0)
+		return true
+	}
+	return false
+}
