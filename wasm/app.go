@@ -141,8 +141,10 @@ func (a *app) loadURL() {
 }
 
 // loaded shows a script just loaded: in the editor, with its error if it
-// does not run.
+// does not run. The drawing is redone whole: the steps drawn before may
+// not be this script's.
 func (a *app) loaded(text string, err error) {
+	a.shown = -1
 	a.setEditor(text)
 	a.dirty = err != nil
 	if err != nil {

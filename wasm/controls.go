@@ -177,9 +177,6 @@ func target(el js.Value) playground.Target {
 	if !el.Truthy() || el.Get("tagName").IsUndefined() {
 		return playground.OnPage
 	}
-	if el.Call("closest", "[data-task]").Truthy() && !el.Call("closest", "#dlq").Truthy() {
-		return playground.OnTask
-	}
 	switch el.Get("tagName").String() {
 	case "TEXTAREA":
 		return playground.OnText
@@ -194,8 +191,15 @@ func target(el js.Value) playground.Target {
 	case "BUTTON", "A", "SUMMARY":
 		return playground.OnButton
 	}
+	if el.Call("closest", taskSelector).Truthy() {
+		return playground.OnTask
+	}
 	return playground.OnPage
 }
+
+// taskSelector finds the tasks a key can act on: in the drawing and the
+// READY line.
+const taskSelector = "#graph g[data-task], #ready-line li[data-task]"
 
 // keydown does what playground.KeyFor says a key does.
 func (a *app) keydown(ev dom.Event) {
@@ -222,7 +226,7 @@ func (a *app) keydown(ev dom.Event) {
 		}
 	case playground.KeyActTask:
 		ev.StopPropagation()
-		node := el.Call("closest", "[data-task]")
+		node := el.Call("closest", taskSelector)
 		if el.Call("closest", "#graph").Truthy() {
 			a.clickTask(node.Get("dataset").Get("task").String(), node)
 		} else {
