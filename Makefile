@@ -16,6 +16,7 @@ run: wasm
 ## one-iteration smoke run of the benchmarks
 test: vet fmt wasm chromium
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 ./cmd/wq -run 'Attack|HundredMegabyte' -attacks -v
 	$(GO) test ./bench -run '^$$' -bench . -benchtime=1x -short
 
 ## chromium: the browser tests need Debian's chromium; installed here when run as root

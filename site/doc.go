@@ -10,10 +10,16 @@
 //	POST /api/run?strategy=NAME   run the script in the body; the JSON-lines trace
 //	GET  /healthz                 "ok"
 //
-// POST /api/run answers a script that does not parse with 400 and
-// {"error":…,"line":…,"col":…}; a run stopped by a failed expect answers
-// the trace up to it (its last line has "ok":false) with the expect's error
-// in the Dagq-Stopped header.
+// POST /api/run takes the script as text/plain (at most [MaxScript] bytes)
+// from the site's own pages or from a client that sends no Origin (curl, a
+// program); [Options.Origins] adds others. It answers a script that does not
+// parse with 400 and {"error":…,"line":…,"col":…}, and otherwise streams
+// the trace as it runs. What one run may do is bounded ([DefaultLimits],
+// [DefaultRunTimeout], the request's context), and so is how many run at
+// once ([DefaultRuns]; the others wait [DefaultRunWait], then get 503 with
+// Retry-After). A run stopped by a limit ends its trace with a line that
+// says which; one stopped by a failed expect ends with that expect's step
+// ("ok":false); either way the Dagq-Stopped trailer says why.
 //
 // The handler reads nothing but its embedded files, so the same handler
 // runs under `wq serve` and inside a Cloudflare worker.

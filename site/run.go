@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -33,9 +34,13 @@ var DefaultLimits = scenario.Limits{
 // The defaults of [Options].
 const (
 	DefaultRunTimeout = 4 * time.Second // how long one run may take
-	DefaultRuns       = 4               // runs at once
 	DefaultRunWait    = 2 * time.Second // how long a run waits for its turn
 )
+
+// DefaultRuns is how many runs go at once by default: half the processors
+// (at least one), so that a server busy with runs still has a processor
+// free to answer everything else at once.
+var DefaultRuns = max(1, runtime.GOMAXPROCS(0)/2)
 
 // runGate lets a few runs go at once; the others wait their turn for a
 // while, then are refused.

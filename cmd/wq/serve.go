@@ -38,7 +38,7 @@ const (
 
 // shutdownGrace is how long a stopping server lets requests in flight
 // finish; then their runs are stopped, each trace ending with a line that
-// says so, and the connections are closed.
+// says so, and after as long again the connections still open are closed.
 var shutdownGrace = 5 * time.Second
 
 // serveCmd is "wq serve": it serves the playground and its API until
@@ -100,9 +100,10 @@ func serve(ctx context.Context, l net.Listener, opt site.Options, stdout, logw i
 	defer cancel()
 	if err := srv.Shutdown(grace); err != nil {
 		// Requests still in flight: stop their runs, which end their
-		// traces cleanly, give them a moment to finish, then close.
+		// traces cleanly, give them as long again to send what they have,
+		// then close.
 		stopRuns(errors.New("the server is shutting down"))
-		last, cancel := context.WithTimeout(context.Background(), time.Second)
+		last, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
 		if err := srv.Shutdown(last); err != nil {
 			srv.Close()

@@ -1,0 +1,572 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The attack tests run a real `wq serve`, built from this tree, as its own
+// process on 127.0.0.1, send it what an attacker would, and check both the
+// answer and the server's peak resident memory (VmHWM in /proc). Each
+// attack gets a fresh server, so that the peak is its own.
+
+// Budgets from the hardening issue, on a 2-core machine.
+const (
+	answerWithin   = 5 * time.Second
+	peakMemory     = 512 << 20              // one attack
+	peakConcurrent = 1 << 30                // 50 concurrent 1 MiB scripts
+	healthzWithin  = 100 * time.Millisecond // at the 95th percentile
+	healthzAtWorst = time.Second
+)
+
+// attacks enables the attack tests. Their budgets are of time and memory,
+// so they run alone, after the other tests (make test runs them so), not
+// beside other packages' tests that would slow them.
+var attacks = flag.Bool("attacks", false, "run the attack tests (alone: they measure time and memory)")
+
+var wqBinary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// buildWQ builds wq once for the package's tests.
+func buildWQ(t *testing.T) string {
+	t.Helper()
+	if !*attacks {
+		t.Skip("the attack tests run alone, with -attacks (make test does)")
+	}
+	wqBinary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "dagq-wq-")
+		if err != nil {
+			wqBinary.err = err
+			return
+		}
+		wqBinary.path = filepath.Join(dir, "wq")
+		out, err := exec.Command("go", "build", "-o", wqBinary.path, ".").CombinedOutput()
+		if err != nil {
+			wqBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if wqBinary.err != nil {
+		t.Fatal(wqBinary.err)
+	}
+	return wqBinary.path
+}
+
+func TestMain(m *testing.M) {
+	loadFromEnv()
+	code := m.Run()
+	if wqBinary.path != "" {
+		os.RemoveAll(filepath.Dir(wqBinary.path))
+	}
+	os.Exit(code)
+}
+
+// server is a `wq serve` process.
+type server struct {
+	cmd  *exec.Cmd
+	base string // http://127.0.0.1:PORT
+	log  *lockedBuffer
+	done chan struct{} // closed when the process has exited
+	err  error         // how it exited, once done is closed
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startServer starts `wq serve --addr 127.0.0.1:0 args...` and waits for
+// its announcement. The process is killed when the test ends, if still up.
+func startServer(t *testing.T, args ...string) *server {
+	t.Helper()
+	bin := buildWQ(t)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{cmd: cmd, log: &lockedBuffer{}, done: make(chan struct{})}
+	cmd.Stderr = s.log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.err = cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-s.done
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("wq serve said nothing: %v\n%s", err, s.log)
+	}
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "serving dagq playground on ")
+	if !ok {
+		t.Fatalf("announcement %q", line)
+	}
+	s.base = strings.Replace(url, "localhost", "127.0.0.1", 1)
+	return s
+}
+
+// peak returns the server's peak resident memory so far, in bytes.
+func (s *server) peak(t *testing.T) int64 {
+	t.Helper()
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		t.Fatalf("reading the server's memory: %v", err)
+	}
+	for line := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM in /proc status")
+	return 0
+}
+
+// checkPeak fails the test if the server's peak memory passed limit.
+func (s *server) checkPeak(t *testing.T, limit int64) {
+	t.Helper()
+	p := s.peak(t)
+	t.Logf("server peak memory: %d MB", p>>20)
+	if p > limit {
+		t.Errorf("the server's memory peaked at %d MB, over %d MB", p>>20, limit>>20)
+	}
+}
+
+// post sends a script to /api/run and returns the status, the body, the
+// Dagq-Stopped trailer and how long the whole answer took.
+func (s *server) post(t *testing.T, ctx context.Context, query, script string) (int, string, string, time.Duration) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, "POST", s.base+"/api/run"+query, strings.NewReader(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST /api/run: %v", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("reading the answer: %v", err)
+	}
+	return resp.StatusCode, string(body), resp.Trailer.Get("Dagq-Stopped"), time.Since(start)
+}
+
+// stopLine decodes the last line of a trace, which says why it stopped.
+func stopLine(t *testing.T, body string) map[string]any {
+	t.Helper()
+	i := strings.LastIndex(strings.TrimSuffix(body, "\n"), "\n")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(body[i+1:]), &m); err != nil {
+		t.Fatalf("the last line %.200q is not JSON: %v", body[i+1:], err)
+	}
+	return m
+}
+
+// fill repeats line after head until the script is as large as a script
+// may be (1 MiB).
+func fill(head, line string) string {
+	var b strings.Builder
+	b.WriteString(head)
+	for b.Len()+len(line) <= 1<<20 {
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// chainOf submits a chain c1…cn, c1 waiting on first (which may not exist).
+func chainOf(n int, first string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "submit c1 %s\n", first)
+	for i := 2; i <= n; i++ {
+		fmt.Fprintf(&b, "submit c%d c%d\n", i, i-1)
+	}
+	return b.String()
+}
+
+// TestAttacks sends each attack of the hardening issue to its own server:
+// each is answered within answerWithin, with a trace that ends by saying
+// which limit stopped it, while the server stays under peakMemory.
+func TestAttacks(t *testing.T) {
+	tests := []struct {
+		name    string
+		query   string
+		script  string
+		stopped string // the limits the trace may end with, "|"-separated
+	}{
+		// A 25,000-task chain, then the same cyclic submit to fill 1 MiB:
+		// every refusal names a 25,001-task cycle.
+		{"RepeatedLongCycles", "", fill(chainOf(25000, "x"), "submit x c25000\n"), "output"},
+		// The textbook check on a chain is quadratic: n²/2 visits.
+		{"QuadraticCheck", "?strategy=dfs", upTo1MiB(chainOf(51000, "c0")), "context|output"},
+		// A trace repeats every task's state on every line: steps × tasks.
+		{"OutputAmplification", "", submits(513 << 10), "output"},
+		// One huge name, repeated on every line of the trace.
+		{"HugeNameRepeated", "", "submit " + strings.Repeat("n", 500<<10) + "\n" + strings.Repeat("next\n", 100000), "output"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := startServer(t)
+			code, body, trailer, took := s.post(t, context.Background(), tt.query, tt.script)
+			if code != http.StatusOK {
+				t.Fatalf("status %d: %.300s", code, body)
+			}
+			last := stopLine(t, body)
+			if stopped, _ := last["stopped"].(string); !slices.Contains(strings.Split(tt.stopped, "|"), stopped) || trailer != last["error"] {
+				t.Errorf("the trace ends with %v and Dagq-Stopped %q, want the %s limit", last, trailer, tt.stopped)
+			}
+			t.Logf("answered %d bytes in %v: %v", len(body), took.Round(time.Millisecond), last["error"])
+			if took > answerWithin {
+				t.Errorf("answered in %v, over %v", took, answerWithin)
+			}
+			if len(body) > 64<<20+1024 {
+				t.Errorf("answered %d bytes, over the 64 MiB output limit", len(body))
+			}
+			s.checkPeak(t, peakMemory)
+		})
+	}
+}
+
+// upTo1MiB returns the whole lines of script that fit in 1 MiB.
+func upTo1MiB(script string) string {
+	if len(script) <= 1<<20 {
+		return script
+	}
+	return script[:strings.LastIndexByte(script[:1<<20], '\n')+1]
+}
+
+// submits returns at least size bytes of independent submits.
+func submits(size int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "submit s%07d\n", i)
+	}
+	return b.String()
+}
+
+// TestAttackClientThatLeavesStopsTheRun: a client that gives up stops its
+// run: the server logs the request as done soon after, not at the time
+// limit.
+func TestAttackClientThatLeavesStopsTheRun(t *testing.T) {
+	s := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", s.base+"/api/run?strategy=dfs", strings.NewReader(chainOf(40000, "c0")))
+	req.Header.Set("Content-Type", "text/plain")
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	left := time.Now()
+	// The access log line is written when the handler returns.
+	deadline := left.Add(3 * time.Second)
+	for !strings.Contains(s.log.String(), "POST /api/run?strategy=dfs") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run went on for 3 s after its client left:\n%s", s.log)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("the run ended %v after its client left", time.Since(left).Round(time.Millisecond))
+}
+
+// TestAttackConcurrentScripts: 50 clients send 1 MiB scripts at once. The
+// server runs a few, refuses the rest with 503 and Retry-After, stays under
+// peakConcurrent, and /healthz answers within healthzWithin (95% of the
+// time; never slower than healthzAtWorst: the attackers share this
+// machine's two cores with the server).
+//
+// The 50 clients are another process (this test binary again, see
+// loadFromEnv), so that reading their answers does not slow this one's
+// /healthz requests: the latency measured is the server's.
+func TestAttackConcurrentScripts(t *testing.T) {
+	s := startServer(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The attackers would be on other machines: here they yield the
+	// processors to the server (nice 19).
+	load := exec.Command("nice", "-n", "19", self, "-test.run", "^$")
+	load.Env = append(os.Environ(), loadEnv+"="+s.base)
+	var out bytes.Buffer
+	load.Stdout, load.Stderr = &out, &out
+	if err := load.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- load.Wait() }()
+	var took []time.Duration
+	for polling := true; polling; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("the clients: %v\n%s", err, out.String())
+			}
+			polling = false
+		case <-time.After(50 * time.Millisecond):
+		}
+		start := time.Now()
+		resp, err := http.Get(s.base + "/healthz")
+		if err != nil {
+			t.Fatalf("/healthz: %v", err)
+		}
+		resp.Body.Close()
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	p95, slowest := took[len(took)*95/100], took[len(took)-1]
+	var codes map[int]int
+	if err := json.Unmarshal(bytes.TrimSpace(out.Bytes()), &codes); err != nil {
+		t.Fatalf("the clients said %q: %v", out.String(), err)
+	}
+	t.Logf("answers by status: %v; /healthz p95 %v, slowest %v of %d", codes, p95.Round(time.Millisecond), slowest.Round(time.Millisecond), len(took))
+	if codes[http.StatusOK] == 0 || codes[http.StatusOK]+codes[http.StatusServiceUnavailable] != 50 {
+		t.Errorf("answers by status %v, want 200s and 503s only", codes)
+	}
+	if p95 > healthzWithin || slowest > healthzAtWorst {
+		t.Errorf("/healthz took %v at the 95th percentile and %v at its slowest, want at most %v and %v", p95, slowest, healthzWithin, healthzAtWorst)
+	}
+	s.checkPeak(t, peakConcurrent)
+}
+
+// loadEnv, set to a server's base URL, makes the test binary the 50
+// clients of TestAttackConcurrentScripts: it prints how many answers had
+// each status, as JSON, and exits.
+const loadEnv = "DAGQ_ATTACK_LOAD"
+
+func loadFromEnv() {
+	base := os.Getenv(loadEnv)
+	if base == "" {
+		return
+	}
+	script := fill(chainOf(20000, "x"), "submit x c20000\n")
+	// The clients take the trace as it is: gunzipping 64 MiB answers
+	// would only compete with the server for the machine's two cores.
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	codes := map[int]int{}
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("POST", base+"/api/run", strings.NewReader(script))
+			req.Header.Set("Content-Type", "text/plain")
+			code := 0
+			if resp, err := client.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				code = resp.StatusCode
+				if code == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == "" {
+					code = -code // a 503 without Retry-After
+				}
+			}
+			mu.Lock()
+			codes[code]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	json.NewEncoder(os.Stdout).Encode(codes)
+	os.Exit(0)
+}
+
+// TestAttackSlowBodies: a body trickled a byte a second, and 200 bodies
+// that stall, are cut off at the read timeout; /healthz answers meanwhile.
+func TestAttackSlowBodies(t *testing.T) {
+	s := startServer(t)
+	addr := strings.TrimPrefix(s.base, "http://")
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range 200 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "POST /api/run HTTP/1.1\r\nHost: %s\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\nsubmit a\n", addr)
+		conns = append(conns, c)
+	}
+	trickle := conns[0]
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Second):
+				trickle.Write([]byte("#"))
+			}
+		}
+	}()
+	start := time.Now()
+	resp, err := http.Get(s.base + "/healthz")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz with 200 stalled bodies: %v", err)
+	}
+	resp.Body.Close()
+	// Every stalled connection is closed by the server at its read timeout.
+	for i, c := range conns {
+		c.SetReadDeadline(start.Add(readTimeout + 3*time.Second))
+		if _, err := io.ReadAll(c); err != nil {
+			t.Fatalf("connection %d was still open %v after the body stalled: %v", i, time.Since(start).Round(time.Second), err)
+		}
+	}
+	t.Logf("the server cut off 200 stalled bodies after %v", time.Since(start).Round(100*time.Millisecond))
+	s.checkPeak(t, peakMemory)
+}
+
+// TestAttackSIGTERMDuringARun: a server stopped in the middle of a run
+// ends the response cleanly — a whole trace whose last line says the
+// server is shutting down — and exits 0.
+func TestAttackSIGTERMDuringARun(t *testing.T) {
+	// No output limit and a long time limit: the run goes on until the
+	// server stops it. The client reads slowly, so the run is held back
+	// by its own output.
+	s := startServer(t, "--run-timeout", "60s", "--max-output", "0")
+	type answer struct {
+		code int
+		body string
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", s.base+"/api/run?strategy=dfs", strings.NewReader(upTo1MiB(chainOf(51000, "c0"))))
+		req.Header.Set("Content-Type", "text/plain")
+		client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+		resp, err := client.Do(req)
+		if err != nil {
+			got <- answer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		var body bytes.Buffer
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := resp.Body.Read(buf)
+			// Keep the last lines only: the trace is gigabytes.
+			if body.Len() > 8<<20 {
+				rest := bytes.Clone(body.Bytes()[body.Len()-1<<20:])
+				body.Reset()
+				body.Write(rest)
+			}
+			body.Write(buf[:n])
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				got <- answer{err: err}
+				return
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		got <- answer{code: resp.StatusCode, body: body.String()}
+	}()
+	time.Sleep(500 * time.Millisecond)
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var a answer
+	select {
+	case a = <-got:
+	case <-time.After(shutdownGrace + 10*time.Second):
+		t.Fatal("no answer after SIGTERM")
+	}
+	if a.err != nil {
+		t.Fatalf("the answer broke off: %v\n%s", a.err, s.log)
+	}
+	last := stopLine(t, a.body)
+	if a.code != http.StatusOK || last["stopped"] != "context" || !strings.Contains(last["error"].(string), "the server is shutting down") {
+		t.Errorf("status %d, last line %v", a.code, last)
+	}
+	select {
+	case <-s.done:
+		if s.err != nil {
+			t.Errorf("wq serve exited with %v after SIGTERM, want 0\n%s", s.err, s.log)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("wq serve did not exit after SIGTERM")
+	}
+}
+
+// TestRunStreamsAHundredMegabyteScript: `wq run` on a 100 MB script streams
+// its trace and stays under 1 GB.
+func TestRunStreamsAHundredMegabyteScript(t *testing.T) {
+	bin := buildWQ(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.dagq")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	// 200,000 tasks in a chain, then refused completions to 100 MB: every
+	// step is written and forgotten.
+	w.WriteString(chainOf(200000, "c0"))
+	written := 0
+	for written < 100<<20 {
+		n, _ := fmt.Fprintf(w, "complete c%d\n", written%200000+1)
+		written += n
+	}
+	w.Flush()
+	f.Close()
+	cmd := exec.Command(bin, "run", path)
+	out, err := os.Create(filepath.Join(dir, "trace.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd.Stdout = out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("wq run: %v", err)
+	}
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	st, _ := out.Stat()
+	t.Logf("wq run on %d MB: %d MB of trace, peak memory %d MB", written>>20, st.Size()>>20, rss>>20)
+	if rss > 1<<30 {
+		t.Errorf("wq run peaked at %d MB, over 1 GB", rss>>20)
+	}
+}
