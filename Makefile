@@ -6,8 +6,9 @@ WASMDIR := site/static
 
 .PHONY: run test vet fmt wasm wq fuzz clean chromium
 
-## run: build the playground and serve it on ADDR (default :8080): open http://localhost:8080
-ADDR ?= :8080
+## run: build the playground and serve it on ADDR (default 127.0.0.1:8080, this machine only;
+## ADDR=:8080 opens it to every interface): open http://localhost:8080
+ADDR ?= 127.0.0.1:8080
 run: wasm
 	$(GO) run ./cmd/wq serve --addr $(ADDR)
 
