@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/dagq/dagq/core"
@@ -18,7 +19,18 @@ type Board struct {
 	states map[string]core.State
 	ready  []string // ready[head:] is the READY line, front first
 	head   int
-	dlq    []core.DeadLetter // in the order tasks entered the DLQ
+	// dlq holds the entries of the dead-letter queue in the order tasks
+	// entered it; an entry whose task left is stale, and stale entries are
+	// dropped once they outnumber live ones, so that entering, leaving and
+	// renaming cost amortized O(1) however long the queue.
+	dlq   []boardEntry
+	dlqAt map[string]int // task → index in dlq of its live entry
+}
+
+// boardEntry is an entry of a Board's dead-letter queue.
+type boardEntry struct {
+	core.DeadLetter
+	live bool
 }
 
 // Apply folds one event into the board:
@@ -49,7 +61,7 @@ func (b *Board) Apply(e core.Event) {
 		case core.Ready:
 			b.ready = append(b.ready, e.Task)
 		case core.Blocked:
-			b.dlq = append(b.dlq, core.DeadLetter{Task: e.Task, Reason: e.Reason})
+			b.enterDLQ(e.Task, e.Reason)
 		}
 	case core.EventReady, core.EventRetried:
 		b.ready = append(b.ready, e.Task)
@@ -59,11 +71,11 @@ func (b *Board) Apply(e core.Event) {
 	case core.EventStarted:
 		b.leaveReady(e.Task)
 	case core.EventDead, core.EventBlocked:
-		b.dlq = append(b.dlq, core.DeadLetter{Task: e.Task, Reason: e.Reason})
+		b.enterDLQ(e.Task, e.Reason)
 	case core.EventUnblocked:
 		b.leaveDLQ(e.Task)
 	case core.EventRerooted:
-		if i := b.dlqIndex(e.Task); i >= 0 {
+		if i, ok := b.dlqAt[e.Task]; ok {
 			b.dlq[i].Reason = e.Reason
 		}
 	}
@@ -87,14 +99,55 @@ func (b *Board) leaveReady(task string) {
 	}
 }
 
-func (b *Board) dlqIndex(task string) int {
-	return slices.IndexFunc(b.dlq, func(d core.DeadLetter) bool { return d.Task == task })
+func (b *Board) enterDLQ(task, reason string) {
+	if b.dlqAt == nil {
+		b.dlqAt = make(map[string]int)
+	}
+	b.dlqAt[task] = len(b.dlq)
+	b.dlq = append(b.dlq, boardEntry{core.DeadLetter{Task: task, Reason: reason}, true})
 }
 
+// leaveDLQ takes a task's entry out of the dead-letter queue. The cost is
+// amortized O(1): the entry is marked stale, and the stale entries are
+// dropped together once they are more than half.
 func (b *Board) leaveDLQ(task string) {
-	if i := b.dlqIndex(task); i >= 0 {
-		b.dlq = slices.Delete(b.dlq, i, i+1)
+	i, ok := b.dlqAt[task]
+	if !ok {
+		return
 	}
+	b.dlq[i].live = false
+	delete(b.dlqAt, task)
+	if len(b.dlq) > 64 && 2*len(b.dlqAt) < len(b.dlq) {
+		kept := b.dlq[:0]
+		for _, d := range b.dlq {
+			if d.live {
+				b.dlqAt[d.Task] = len(kept)
+				kept = append(kept, d)
+			}
+		}
+		clear(b.dlq[len(kept):])
+		b.dlq = kept
+	}
+}
+
+// liveDLQ calls f for each entry of the dead-letter queue, in order.
+func (b *Board) liveDLQ(f func(core.DeadLetter)) {
+	for _, d := range b.dlq {
+		if d.live {
+			f(d.DeadLetter)
+		}
+	}
+}
+
+// clone returns a copy of the board that shares nothing with it.
+func (b *Board) clone() Board {
+	c := Board{
+		tasks:  slices.Clone(b.tasks),
+		states: maps.Clone(b.states),
+		ready:  slices.Clone(b.ready[b.head:]),
+	}
+	b.liveDLQ(func(d core.DeadLetter) { c.enterDLQ(d.Task, d.Reason) })
+	return c
 }
 
 // State returns the state of a task; "" if it was never submitted.
@@ -119,4 +172,10 @@ func (b *Board) Ready() []string { return slices.Clone(b.ready[b.head:]) }
 // DeadLetters returns the dead-letter queue: the DEAD and BLOCKED tasks
 // with their reasons, in the order they entered it. A task whose reason
 // changed (Rerooted) keeps its place.
-func (b *Board) DeadLetters() []core.DeadLetter { return slices.Clone(b.dlq) }
+//
+// The cost is O(entries).
+func (b *Board) DeadLetters() []core.DeadLetter {
+	out := make([]core.DeadLetter, 0, len(b.dlqAt))
+	b.liveDLQ(func(d core.DeadLetter) { out = append(out, d) })
+	return out
+}

@@ -207,3 +207,43 @@ func TestBoard(t *testing.T) {
 		}
 	})
 }
+
+// TestBoardAgreesThroughLongDeadLetterQueues: waves of hundreds of tasks
+// entering and leaving the dead-letter queue, renamed between two roots,
+// in an order that leaves stale entries at every place, so that the
+// board's entries are dropped and renumbered many times; the board agrees
+// with the queue after every step, its clones too.
+func TestBoardAgreesThroughLongDeadLetterQueues(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("attempts 1\nsubmit r1\nsubmit r2\n")
+	for i := range 300 {
+		// Every third task waits on both roots: redriving one renames it.
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, "submit w%d r1 r2\n", i)
+		case 1:
+			fmt.Fprintf(&b, "submit w%d r1\n", i)
+		default:
+			fmt.Fprintf(&b, "submit w%d r2\n", i)
+		}
+	}
+	for range 3 {
+		b.WriteString("next\nfail r1 down\nnext\nfail r2 down\nredrive r1\nnext\nfail r1 again\nredrive r2\nredrive r1\n")
+	}
+	s := mustParse(t, b.String())
+	if _, err := stepAndCompare(s, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := NewRunner(s, Options{})
+	var board Board
+	for i, c := range s.Commands {
+		for _, e := range r.Exec(c).Events {
+			board.Apply(e)
+		}
+		c := board.clone()
+		if d := boardAgrees(&c, r.Queue()); d != "" {
+			t.Fatalf("after line %d, a clone of the board: %s", i+1, d)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -441,16 +440,6 @@ func (s *Session) stepLog(k int, st Step) []LogEntry {
 		return []LogEntry{line("note", "", "cycles are checked with "+s.Strategy())}
 	}
 	return []LogEntry{line("note", c.Task, c.String())}
-}
-
-// clone returns a copy of the board that shares nothing with it.
-func (b *Board) clone() Board {
-	return Board{
-		tasks:  slices.Clone(b.tasks),
-		states: maps.Clone(b.states),
-		ready:  slices.Clone(b.ready[b.head:]),
-		dlq:    slices.Clone(b.dlq),
-	}
 }
 
 // BoardAt returns a new board of the state after step k (0…Len, or

@@ -345,16 +345,18 @@ func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
 		line = append(line, '"')
 	}
 	line = append(line, `},"dlq":[`...)
-	for i, d := range b.dlq {
-		if i > 0 {
+	first := true
+	b.liveDLQ(func(d core.DeadLetter) {
+		if !first {
 			line = append(line, ',')
 		}
+		first = false
 		line = append(line, `{"task":`...)
 		line = j.appendName(line, d.Task)
 		line = append(line, `,"reason":`...)
 		line = j.appendString(line, d.Reason)
 		line = append(line, '}')
-	}
+	})
 	line = append(line, `],"events":[`...)
 	for i, e := range st.Events {
 		if i > 0 {
