@@ -44,15 +44,16 @@ const (
 	succeeded
 	dead
 	blocked
+	numCodes // the number of codes; sizes the tables below
 )
 
-var stateOf = [...]State{unsubmitted: "", pending: Pending, ready: Ready, running: Running,
+var stateOf = [numCodes]State{unsubmitted: "", pending: Pending, ready: Ready, running: Running,
 	succeeded: Succeeded, dead: Dead, blocked: Blocked}
 
 func (c code) State() State { return stateOf[c] }
 
 // transitions is the state table of the design: allowed[from][to].
-var allowed = [...][len(stateOf)]bool{
+var allowed = [numCodes][numCodes]bool{
 	unsubmitted: {pending: true, ready: true, blocked: true},
 	pending:     {ready: true, blocked: true},
 	ready:       {running: true},

@@ -3,8 +3,6 @@ package core_test
 import (
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -169,26 +167,6 @@ func TestStateTable(t *testing.T) {
 				t.Errorf("\n got %s\nwant %s", got, tt.want)
 			}
 		})
-	}
-}
-
-// TestStatesComplete keeps States() in step with the constants and their
-// documented names.
-func TestStatesComplete(t *testing.T) {
-	want := []core.State{"PENDING", "READY", "RUNNING", "SUCCEEDED", "DEAD", "BLOCKED"}
-	if got := core.States(); !slices.Equal(got, want) {
-		t.Fatalf("States() = %v, want %v", got, want)
-	}
-	// Every state a queue reports is one of them: drive a queue through all.
-	q, _ := core.New(core.Config{MaxAttempts: 1})
-	seen := map[core.State]bool{}
-	q2, _ := core.New(core.Config{MaxAttempts: 1, OnEvent: func(e core.Event) { seen[e.To] = true }})
-	for _, q := range []*core.Queue{q, q2} {
-		ops(t, q, "submit a\nsubmit b a\nsubmit c\nsubmit d\nnext\nfail a x\nnext\ncomplete c\nnext")
-	}
-	delete(seen, "")
-	if got := slices.Sorted(maps.Keys(seen)); len(got) != len(want) {
-		t.Fatalf("events reached %v, want all of %v", got, want)
 	}
 }
 
