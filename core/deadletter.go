@@ -6,7 +6,7 @@ import "strconv"
 // died, or a BLOCKED task with the dead task upstream that holds it.
 type DeadLetter struct {
 	Task   string
-	Reason string // "failed after N attempts: ERR" or "blocked by ROOT"
+	Reason string // "failed after N attempts: ERR", "permanent failure after N attempts: ERR" or "blocked by ROOT"
 }
 
 // deadLetters keeps the DLQ in the order tasks entered it. A task that
@@ -69,9 +69,15 @@ func (q *Queue) reason(v int32) string {
 	return n.reason
 }
 
-// deathReason formats the reason of a task that failed its last attempt.
-func deathReason(attempts int32, err error) string {
-	s := "failed after " + strconv.Itoa(int(attempts)) + " attempt"
+// deathReason formats the reason of a task that failed its last attempt,
+// or failed permanently at any attempt: "failed after N attempt(s): ERR" or
+// "permanent failure after N attempt(s): ERR".
+func deathReason(attempts int32, err error, permanent bool) string {
+	s := "failed after "
+	if permanent {
+		s = "permanent failure after "
+	}
+	s += strconv.Itoa(int(attempts)) + " attempt"
 	if attempts != 1 {
 		s += "s"
 	}

@@ -1,8 +1,12 @@
 package core
 
-// emit keeps e for delivery when the operation ends. Only called when
-// OnEvent is set. Amortized O(1): the buffer's storage is reused.
-func (q *Queue) emit(e Event) { q.outbox = append(q.outbox, e) }
+// emit keeps e for delivery when the operation ends, stamped with the
+// clock. Only called when OnEvent is set. Amortized O(1): the buffer's
+// storage is reused.
+func (q *Queue) emit(e Event) {
+	e.At = q.now
+	q.outbox = append(q.outbox, e)
+}
 
 // flush delivers the events waiting, in order; every public operation
 // defers it, so it runs when the operation has finished and the queue is

@@ -6,7 +6,20 @@ import (
 )
 
 // Sentinel errors, for errors.Is. Queue methods return them wrapped in a
-// [*TaskError] (or, for cycles, as a [*CycleError]).
+// [*TaskError] (or, for cycles, as a [*CycleError]; ErrClockBackwards, which
+// is about no task, wrapped in a plain error).
+//
+// ErrLeaseExpired and ErrStaleLease tell apart the two ways a lease that is
+// not the current one is refused. A lease is expired when it is exactly
+// (Task, ID and Attempt) a lease whose deadline the clock reached while it
+// was current: the queue remembers every lease it expired, so that lease is
+// refused with ErrLeaseExpired for ever after, whatever the task has done
+// since (retried, running again under a newer lease, dead, redriven). Any
+// other lease that is not current is stale (superseded by a Fail, a
+// Complete or a newer hand-out, or never handed out) or, if the task is not
+// RUNNING, ErrNotRunning. A lease completed or failed before its deadline
+// never expires: replayed later it is refused as before, never as expired,
+// whatever its Deadline field says.
 var (
 	ErrDuplicate   = errors.New("duplicate task")
 	ErrCycle       = errors.New("cycle")
@@ -15,6 +28,11 @@ var (
 	ErrStaleLease  = errors.New("stale lease")
 	ErrNotDead     = errors.New("not dead")
 	ErrInvalidName = errors.New("invalid task name")
+	// ErrLeaseExpired: a lease that reached its deadline; its message is
+	// also the error the task failed with.
+	ErrLeaseExpired = errors.New("lease expired")
+	// ErrClockBackwards: the clock only moves forward.
+	ErrClockBackwards = errors.New("the clock cannot go back")
 )
 
 // TaskError is a refused operation on one task: Task names it and Err is one
@@ -41,7 +59,8 @@ func (e *CycleError) Is(target error) bool { return target == ErrCycle }
 
 // Permanent wraps an error to say that retrying cannot help: [Queue.Fail]
 // with it sends the task to the dead-letter queue at once, whatever attempts
-// are left. It returns nil for nil.
+// are left, with the reason "permanent failure after N attempt(s): ERR". It
+// returns nil for nil.
 func Permanent(err error) error {
 	if err == nil {
 		return nil

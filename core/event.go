@@ -3,13 +3,15 @@ package core
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // EventKind says what happened to a task.
 type EventKind uint8
 
 // The kinds of [Event]. Every state change is one event; the comment gives
-// From → To.
+// From → To. Expired and Heartbeat are events that change no state (From =
+// To = RUNNING). New kinds are added at the end, so the numbers stay.
 const (
 	EventSubmitted EventKind = iota + 1 // "" → PENDING, READY or BLOCKED (Root, Reason); Deps; Visits
 	EventRejected                       // a refused submit: Reason; Path for a cycle; Visits
@@ -22,6 +24,10 @@ const (
 	EventUnblocked                      // BLOCKED → PENDING: no dead root left upstream
 	EventRerooted                       // BLOCKED → BLOCKED: Root renamed to one still DEAD
 	EventRedriven                       // DEAD → READY, fresh attempts
+	EventDelayed                        // RUNNING → DELAYED: Attempt failed with Reason; Due
+	EventDue                            // DELAYED → READY, back of the line: its due time came
+	EventExpired                        // RUNNING, no change: the lease of Attempt (Lease) reached its deadline; a Retried, Delayed or Dead with "lease expired" follows
+	EventHeartbeat                      // RUNNING, no change: Lease renewed until Deadline
 )
 
 var kindNames = [...]string{
@@ -29,6 +35,8 @@ var kindNames = [...]string{
 	EventStarted: "started", EventSucceeded: "succeeded", EventRetried: "retried",
 	EventDead: "dead", EventBlocked: "blocked", EventUnblocked: "unblocked",
 	EventRerooted: "rerooted", EventRedriven: "redriven",
+	EventDelayed: "delayed", EventDue: "due", EventExpired: "expired",
+	EventHeartbeat: "heartbeat",
 }
 
 // String returns the kind's lower-case name, e.g. "blocked".
@@ -43,7 +51,9 @@ func (k EventKind) String() string {
 // [Config.OnEvent] when the operation has finished. Events of one operation
 // share Op, and Op never decreases from one event delivered to the next,
 // even when OnEvent calls operations itself; a blocking or unblocking wave
-// lists its tasks nearest first.
+// lists its tasks nearest first. At is the clock when it happened: within
+// one Advance, each timer's events carry that timer's time, so At never
+// decreases either.
 type Event struct {
 	Op      uint64    // 1-based count of the operation (Submit, Next, …) that caused it
 	Kind    EventKind // what happened
@@ -51,21 +61,38 @@ type Event struct {
 	From    State     // state before ("" for a submit)
 	To      State     // state after ("" for a rejected submit)
 	Deps    []string  // Submitted, Rejected: the dependencies, duplicates dropped
-	Attempt int       // Started, Retried, Dead: the attempt number
-	Lease   uint64    // Started: the lease id
+	Attempt int       // Started, Retried, Delayed, Dead, Expired, Heartbeat: the attempt number
+	Lease   uint64    // Started, Expired, Heartbeat: the lease id
 	Root    string    // Blocked, Rerooted, Submitted when BLOCKED: the dead task upstream
-	Reason  string    // Dead, Blocked, Rerooted, Submitted when BLOCKED: the DLQ reason; Retried: the error; Rejected: the error
+	Reason  string    // Dead, Blocked, Rerooted, Submitted when BLOCKED: the DLQ reason; Retried, Delayed: the error; Rejected: the error
 	Path    []string  // Rejected by a cycle: the cycle, first and last the submitted task
 	Visits  uint64    // Submitted, Rejected: edges the cycle check examined
 	Visited []string  // Submitted, Rejected: the tasks those edges led to, each once, in the order first reached
+
+	At       time.Duration // the clock when it happened (see Queue.Now)
+	Due      time.Duration // Delayed: when it falls due and joins the READY line
+	Deadline time.Duration // Started, Heartbeat: the lease's deadline (0: it never expires); Expired: the deadline it reached
 }
 
 // String describes the event in one line, e.g.
-// "fetch RUNNING → READY: retried after attempt 1: HTTP 503".
+// "fetch RUNNING → READY: attempt 1 failed: HTTP 503, back of the line",
+// "fetch RUNNING → DELAYED: attempt 1 failed: HTTP 503, due at 3s",
+// "fetch lease of attempt 1 expired at 30s" or
+// "fetch heartbeat: lease renewed to 45s".
 func (e Event) String() string {
 	var b strings.Builder
 	b.WriteString(e.Task)
 	switch e.Kind {
+	case EventExpired:
+		fmt.Fprintf(&b, " lease of attempt %d expired at %v", e.Attempt, e.At)
+		return b.String()
+	case EventHeartbeat:
+		if e.Deadline == 0 {
+			b.WriteString(" heartbeat: the lease never expires")
+		} else {
+			fmt.Fprintf(&b, " heartbeat: lease renewed to %v", e.Deadline)
+		}
+		return b.String()
 	case EventRejected:
 		b.WriteString(" rejected: ")
 		b.WriteString(e.Reason)
@@ -94,6 +121,15 @@ func (e Event) String() string {
 			b.WriteString(e.Reason)
 		}
 		b.WriteString(", back of the line")
+	case EventDelayed:
+		fmt.Fprintf(&b, ": attempt %d failed", e.Attempt)
+		if e.Reason != "" {
+			b.WriteString(": ")
+			b.WriteString(e.Reason)
+		}
+		fmt.Fprintf(&b, ", due at %v", e.Due)
+	case EventDue:
+		b.WriteString(": due, back of the line")
 	case EventDead, EventBlocked, EventRerooted:
 		b.WriteString(": ")
 		b.WriteString(e.Reason)

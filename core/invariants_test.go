@@ -9,8 +9,9 @@ import (
 )
 
 // deadReasonRE is the form of a DEAD task's reason in the dead-letter queue:
-// "failed after 1 attempt: ERR" or "failed after N attempts: ERR".
-var deadReasonRE = regexp.MustCompile(`^failed after ([1-9][0-9]*) (attempts?): `)
+// "failed after 1 attempt: ERR" or "failed after N attempts: ERR", and
+// "permanent failure after N attempt(s): ERR" for a permanent error.
+var deadReasonRE = regexp.MustCompile(`^(?:failed|permanent failure) after ([1-9][0-9]*) (attempts?): `)
 
 // checkInvariants checks the invariants of DESIGN.md that hold after every
 // operation, computing everything from the public API only (Tasks, Status,
@@ -188,7 +189,7 @@ func checkInvariants(q *Queue) error {
 func checkDeadReason(reason string, max int) error {
 	m := deadReasonRE.FindStringSubmatch(reason)
 	if m == nil {
-		return fmt.Errorf("reason %q, want \"failed after N attempts: ERR\"", reason)
+		return fmt.Errorf("reason %q, want \"failed after N attempts: ERR\" or \"permanent failure after N attempts: ERR\"", reason)
 	}
 	n, err := strconv.Atoi(m[1])
 	if err != nil || n < 1 || n > max {
@@ -210,7 +211,10 @@ func plural(n int) string {
 
 // deadReason is the reason a task that died at attempt n with error msg
 // has in the dead-letter queue.
-func deadReason(n int, msg string) string {
+func deadReason(n int, msg string, permanent bool) string {
+	if permanent {
+		return fmt.Sprintf("permanent failure after %d %s: %s", n, plural(n), msg)
+	}
 	return fmt.Sprintf("failed after %d %s: %s", n, plural(n), msg)
 }
 

@@ -1,8 +1,13 @@
 package core
 
+import "time"
+
 // Next hands out the task at the front of the READY line: it becomes
-// RUNNING under a new lease, its attempt count one more. It returns false,
-// changing nothing, when no task is READY. The cost is amortized O(1).
+// RUNNING under a new lease, its attempt count one more. Under a lease
+// timeout the lease's Deadline is Now + Config.LeaseTimeout; it expires
+// then unless renewed by [Queue.Heartbeat] (0: it never expires). It
+// returns false, changing nothing, when no task is READY. The cost is
+// amortized O(1), plus O(log n) for the deadline's timer.
 func (q *Queue) Next() (Lease, bool) {
 	q.op++
 	defer q.flush()
@@ -14,17 +19,29 @@ func (q *Queue) Next() (Lease, bool) {
 	n.attempts++
 	q.lease++
 	n.lease = q.lease
-	q.move(v, running, -1, Event{Kind: EventStarted, Attempt: int(n.attempts), Lease: q.lease})
-	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts)}, true
+	var deadline time.Duration
+	if q.leaseTimeout > 0 {
+		deadline = later(q.now, q.leaseTimeout)
+	}
+	q.move(v, running, -1, Event{Kind: EventStarted, Attempt: int(n.attempts), Lease: q.lease, Deadline: deadline})
+	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, true
 }
 
 // Complete marks a RUNNING task SUCCEEDED. Each task waiting on it has one
 // dependency fewer to wait for; those left with none, and PENDING, become
 // READY in the order they arrived.
 //
-// It refuses, changing nothing, a lease that is not the task's current one:
-// an unknown task (ErrUnknown), a task not RUNNING (ErrNotRunning), or a
-// lease from an earlier attempt or not exactly as handed out (ErrStaleLease).
+// It refuses, changing nothing, a lease that is not the task's current,
+// unexpired one, checking in this order: an unknown task (ErrUnknown); a
+// lease that expired (ErrLeaseExpired: exactly, by Task, ID and Attempt, a
+// lease whose deadline the clock reached while it was current, whatever
+// the task has done since); a task not RUNNING (ErrNotRunning); a lease
+// from an earlier attempt or not exactly as handed out (ErrStaleLease). A
+// lease is identified by Task, ID and Attempt: its Deadline is for the
+// worker's information, so a lease renewed by a heartbeat is accepted with
+// either Deadline. A lease completed before its deadline and replayed
+// after it is refused as any replay is (ErrNotRunning, or ErrStaleLease
+// once the task runs again), never as expired: it did not expire.
 //
 // The cost is O(k) for the k tasks waiting on it.
 func (q *Queue) Complete(l Lease) error {
@@ -45,12 +62,20 @@ func (q *Queue) Complete(l Lease) error {
 	return nil
 }
 
-// current returns the id of the task l leases, if l is its current lease.
+// current returns the id of the task l leases, if l is its current lease;
+// else the refusal Complete documents. O(1).
 func (q *Queue) current(l Lease) (int32, error) {
 	v, ok := q.lookup(l.Task)
-	switch {
-	case !ok:
+	if !ok {
 		return 0, &TaskError{Task: l.Task, Err: ErrUnknown}
+	}
+	n := &q.nodes[v]
+	if n.state == running && n.lease == l.ID && int(n.attempts) == l.Attempt {
+		return v, nil
+	}
+	switch x, expired := q.expired[l.ID]; {
+	case expired && x.v == v && int(x.attempt) == l.Attempt:
+		return 0, &TaskError{Task: l.Task, Err: ErrLeaseExpired}
 	case q.nodes[v].state != running:
 		return 0, &TaskError{Task: l.Task, Err: ErrNotRunning}
 	case q.nodes[v].lease != l.ID || int(q.nodes[v].attempts) != l.Attempt:

@@ -3,14 +3,17 @@ package core
 import "fmt"
 
 // move is the one place where a task changes state. It checks the change
-// against the state table, keeps the READY line and the DLQ in step with the
-// state, and emits e (Kind and details filled by the caller; Op, Task, From,
+// against the state table, keeps the READY line, the DLQ and the timers in
+// step with the state, and emits e (Kind and details filled by the caller; Op, Task, From,
 // To and the blocked reason filled here), to be delivered when the
 // operation ends. A change the table forbids is a
 // bug in this package and panics.
 //
 // For blocked it also sets the root the reason names (root ignored
-// otherwise). The cost is O(1), plus the event when observed.
+// otherwise). Leaving RUNNING or DELAYED drops the task's timer; entering
+// RUNNING under a lease timeout sets one at e.Deadline, entering DELAYED one
+// at e.Due. The cost is O(1), plus O(log n) for a timer and the event when
+// observed; without a lease timeout or backoff no timer is touched.
 func (q *Queue) move(v int32, to code, root int32, e Event) {
 	n := &q.nodes[v]
 	from := n.state
@@ -22,6 +25,15 @@ func (q *Queue) move(v int32, to code, root int32, e Event) {
 		n.root = root
 	} else {
 		n.root = -1
+	}
+	if n.timer != 0 {
+		q.clearTimer(v)
+	}
+	switch {
+	case to == running && q.leaseTimeout > 0:
+		q.setTimer(v, e.Deadline)
+	case to == delayed:
+		q.setTimer(v, e.Due)
 	}
 	inDLQ := from == dead || from == blocked
 	switch {

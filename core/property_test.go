@@ -1431,7 +1431,7 @@ func (h *harness) finish(o op) error {
 		}
 		return nil
 	case dies:
-		reason := deadReason(l.Attempt, o.msg)
+		reason := deadReason(l.Attempt, o.msg, o.permanent)
 		if st != Dead || first.Kind != EventDead || first.Attempt != l.Attempt || first.Reason != reason {
 			return fmt.Errorf("%s = %s with event %s %q (attempt %d), want DEAD with %q (attempt %d of %d)",
 				call, orNone(st), first.Kind, first.Reason, first.Attempt, reason, l.Attempt, h.max)

@@ -3,6 +3,8 @@ package core
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"time"
 
 	"github.com/dagq/dagq/incremental"
 )
@@ -44,14 +46,24 @@ type Config struct {
 	// list of names per submit, as long as the check's visits: leave it off
 	// unless something shows them.
 	Visited bool
+	// LeaseTimeout is how long a lease lasts after Next or a Heartbeat,
+	// on the queue's clock ([Queue.Now]); a lease that reaches its deadline
+	// expires, failing the task with "lease expired". 0: leases never
+	// expire. It must not be negative.
+	LeaseTimeout time.Duration
+	// Backoff delays retries (DELAYED); the zero value retries at once.
+	// [New] refuses what [Backoff] says it refuses.
+	Backoff Backoff
 }
 
-// Lease is a task handed out by [Queue.Next]. Only the current lease of a
-// task can complete or fail it.
+// Lease is a task handed out by [Queue.Next]. Only the current, unexpired
+// lease of a task can heartbeat, complete or fail it; it is identified by
+// Task, ID and Attempt.
 type Lease struct {
-	Task    string
-	ID      uint64 // unique within the queue
-	Attempt int    // 1 for the first hand-out after submit or redrive
+	Task     string
+	ID       uint64        // unique within the queue
+	Attempt  int           // 1 for the first hand-out after submit or redrive
+	Deadline time.Duration // when it expires, on the queue's clock, unless renewed; 0: never
 }
 
 // Queue is a work queue whose tasks wait on other tasks. It is not safe for
@@ -74,6 +86,16 @@ type Queue struct {
 
 	op    uint64 // operations so far; events carry the current one
 	lease uint64 // last lease id handed out
+
+	// Time: the clock, the timer heap (timers.go) and what sets timers.
+	// Without a lease timeout or backoff, timers stays empty.
+	now          time.Duration
+	leaseTimeout time.Duration
+	backoff      Backoff
+	rng          *rand.Rand // the jitter's generator; nil without backoff
+	timers       []timer
+	timerSeq     uint64                  // timers set so far, for ties
+	expired      map[uint64]expiredLease // by lease id: every lease that expired
 
 	// Events wait in outbox until the operation ends; outbox[:sent] are
 	// delivered. delivering: the delivery loop is running.
@@ -104,18 +126,26 @@ type node struct {
 	waiting    int32   // deps not SUCCEEDED (unsubmitted ones included)
 	attempts   int32   // hand-outs since submit or the last redrive
 	root       int32   // BLOCKED: the dead task its reason names
+	timer      int32   // RUNNING under a lease timeout, or DELAYED: its timer's index in q.timers + 1; else 0
 	dlqEntry   uint64  // DEAD or BLOCKED: its entry number in the DLQ, else 0
 	state      code
 }
 
-// New returns an empty queue. It fails if cfg.MaxAttempts < 1 or the
-// strategy is unknown.
+// New returns an empty queue, its clock at 0. It fails if cfg.MaxAttempts
+// < 1, the strategy is unknown, cfg.LeaseTimeout is negative or cfg.Backoff
+// is one [Backoff] refuses.
 func New(cfg Config) (*Queue, error) {
 	if cfg.MaxAttempts < 1 {
 		return nil, fmt.Errorf("core: MaxAttempts is %d, want at least 1", cfg.MaxAttempts)
 	}
 	if cfg.MaxAttempts > 1<<30 {
 		return nil, fmt.Errorf("core: MaxAttempts is %d, want at most %d", cfg.MaxAttempts, 1<<30)
+	}
+	if cfg.LeaseTimeout < 0 {
+		return nil, fmt.Errorf("core: LeaseTimeout is %v, want at least 0 (0: leases never expire)", cfg.LeaseTimeout)
+	}
+	if err := cfg.Backoff.validate(); err != nil {
+		return nil, err
 	}
 	check, err := incremental.New(cfg.Strategy)
 	if err != nil {
@@ -131,6 +161,12 @@ func New(cfg Config) (*Queue, error) {
 		check:       check,
 		checkName:   name,
 		ids:         make(map[string]int32),
+
+		leaseTimeout: cfg.LeaseTimeout,
+		backoff:      cfg.Backoff,
+	}
+	if cfg.Backoff.Base > 0 {
+		q.rng = rand.New(rand.NewPCG(cfg.Backoff.Seed, 0))
 	}
 	if w, ok := check.(incremental.Watcher); ok && cfg.OnEvent != nil && cfg.Visited {
 		q.watching = true
@@ -222,15 +258,23 @@ func (q *Queue) Status(task string) (State, bool) {
 	return q.nodes[v].state.State(), true
 }
 
-// Lease returns the current lease of a RUNNING task.
+// Lease returns the current lease of a RUNNING task, with its deadline as
+// it stands (renewed by heartbeats).
 func (q *Queue) Lease(task string) (Lease, bool) {
 	v, ok := q.lookup(task)
 	if !ok || q.nodes[v].state != running {
 		return Lease{}, false
 	}
 	n := &q.nodes[v]
-	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts)}, true
+	deadline, _ := q.timerOf(v)
+	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, true
 }
+
+// LeaseTimeout returns the configured lease timeout (0: leases never expire).
+func (q *Queue) LeaseTimeout() time.Duration { return q.leaseTimeout }
+
+// Backoff returns the configured backoff.
+func (q *Queue) Backoff() Backoff { return q.backoff }
 
 // Attempts returns how many times a submitted task has been handed out
 // since it was submitted or last redriven.

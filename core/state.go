@@ -14,9 +14,16 @@ const (
 	// Ready: every dependency succeeded; in the FIFO line. Leaves when
 	// handed out by Next (RUNNING).
 	Ready State = "READY"
-	// Running: handed out under a lease. Leaves on Complete (SUCCEEDED) or
-	// Fail (back to READY at the back of the line, or DEAD at max attempts).
+	// Running: handed out under a lease. Leaves on Complete (SUCCEEDED), or
+	// on Fail or the lease's expiry: READY at the back of the line with
+	// attempts left, DELAYED instead under a backoff, DEAD at max attempts
+	// or on a permanent error.
 	Running State = "RUNNING"
+	// Delayed: failed with attempts left under a backoff, waiting out its
+	// retry delay. Leaves at its due time, when the clock reaches it (READY,
+	// at the back of the line). Not in the dead-letter queue, and no
+	// blocking wave touches it.
+	Delayed State = "DELAYED"
 	// Succeeded: done. Final.
 	Succeeded State = "SUCCEEDED"
 	// Dead: failed at its last attempt (or permanently); in the dead-letter
@@ -30,7 +37,7 @@ const (
 
 // States lists every state, in the order a task usually meets them.
 func States() []State {
-	return []State{Pending, Ready, Running, Succeeded, Dead, Blocked}
+	return []State{Pending, Ready, Running, Delayed, Succeeded, Dead, Blocked}
 }
 
 // code is the compact form of a State kept per task.
@@ -41,6 +48,7 @@ const (
 	pending
 	ready
 	running
+	delayed
 	succeeded
 	dead
 	blocked
@@ -48,7 +56,7 @@ const (
 )
 
 var stateOf = [numCodes]State{unsubmitted: "", pending: Pending, ready: Ready, running: Running,
-	succeeded: Succeeded, dead: Dead, blocked: Blocked}
+	delayed: Delayed, succeeded: Succeeded, dead: Dead, blocked: Blocked}
 
 func (c code) State() State { return stateOf[c] }
 
@@ -57,7 +65,8 @@ var allowed = [numCodes][numCodes]bool{
 	unsubmitted: {pending: true, ready: true, blocked: true},
 	pending:     {ready: true, blocked: true},
 	ready:       {running: true},
-	running:     {succeeded: true, ready: true, dead: true},
+	running:     {succeeded: true, ready: true, delayed: true, dead: true},
+	delayed:     {ready: true},
 	dead:        {ready: true},
 	blocked:     {pending: true, blocked: true}, // blocked→blocked: root renamed
 }

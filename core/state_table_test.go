@@ -225,7 +225,7 @@ func TestPermanentFailureSkipsRetries(t *testing.T) {
 	if err != nil || s != core.Dead {
 		t.Fatalf("Fail = %s, %v; want DEAD", s, err)
 	}
-	if got := q.DeadLetters(); len(got) != 1 || got[0].Reason != "failed after 1 attempt: bad input" {
+	if got := q.DeadLetters(); len(got) != 1 || got[0].Reason != "permanent failure after 1 attempt: bad input" {
 		t.Fatalf("DLQ %v", got)
 	}
 }
