@@ -38,13 +38,21 @@ ends with a line that says which (0 means no limit):
   --max-events N   state changes         (run: none;    serve: 2000000)
   --max-output N   bytes of trace        (run: none;    serve: 67108864)
 
-A scenario is one command a line ('#' starts a comment):
+A scenario is one command a line ('#' starts a comment; durations are Go's,
+250ms, 30s, 2m):
   attempts 3            max attempts (default 3), before the first submit
   strategy dfs          cycle-check strategy, before the first submit
+  lease 30s             leases expire 30s after hand-out or heartbeat (default: never)
+  backoff 1s 2 1m       retry delay: base, factor, most (default: retry at once)
+  jitter full 42        none (default), full or equal, and the seed
   submit parse fetch    parse waits on fetch (fetch may arrive later)
   next                  hand out the front READY task
+  heartbeat parse       renew parse's current lease
   complete parse        complete the task's current lease
-  fail fetch HTTP 503   fail the task's current lease with an error
+  complete parse@1      complete with the lease of attempt 1 (refused if stale)
+  fail fetch HTTP 503   fail the task's current lease (or fetch@N) with an error
+  fail! fetch bad input a permanent error: DEAD at once, whatever attempts are left
+  advance 10s           move the clock; what falls due fires in order of time
   redrive fetch         give a DEAD task fresh attempts
   expect parse BLOCKED  stop with an error unless parse is BLOCKED
 

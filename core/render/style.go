@@ -21,6 +21,7 @@ type Style struct {
 //	PENDING    …  grey            waiting on dependencies
 //	READY      ●  blue            in the line
 //	RUNNING    ▶  orange          leased
+//	DELAYED    ◷  yellow          waiting out its retry delay
 //	SUCCEEDED  ✓  bluish green    done
 //	DEAD       ✗  vermillion      in the dead-letter queue
 //	BLOCKED    ⊘  reddish purple  in the dead-letter queue, behind a dead task
@@ -39,6 +40,8 @@ func StyleOf(s core.State) Style {
 		return Style{Fill: "#e0eff9", Stroke: "#0072b2", Text: "#00406a", Icon: "●", Label: "READY"}
 	case core.Running:
 		return Style{Fill: "#fdf0d2", Stroke: "#e69f00", Text: "#583a00", Icon: "▶", Label: "RUNNING"}
+	case core.Delayed:
+		return Style{Fill: "#fcf8d6", Stroke: "#f0e442", Text: "#4a4300", Icon: "◷", Label: "DELAYED"}
 	case core.Succeeded:
 		return Style{Fill: "#d9f2ea", Stroke: "#009e73", Text: "#004d38", Icon: "✓", Label: "SUCCEEDED"}
 	case core.Dead:

@@ -3,6 +3,7 @@ package scenario
 import (
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/dagq/dagq/core"
 )
@@ -25,6 +26,9 @@ type Board struct {
 	// renaming cost amortized O(1) however long the queue.
 	dlq   []boardEntry
 	dlqAt map[string]int // task → index in dlq of its live entry
+	// timers holds the deadline of each RUNNING task's lease that expires
+	// and the due time of each DELAYED task.
+	timers map[string]time.Duration
 }
 
 // boardEntry is an entry of a Board's dead-letter queue.
@@ -40,12 +44,20 @@ type boardEntry struct {
 //     line; Started takes it from the front;
 //   - Dead and Blocked put the task at the back of the DLQ; Unblocked and
 //     Redriven take it out; Rerooted changes its reason in place;
-//   - Rejected changes nothing.
+//   - Delayed takes the task out of the line until Due puts it at the
+//     back; Started (with a deadline), Heartbeat and Delayed set the
+//     task's timer, and every other change of a timed task clears it;
+//   - Rejected and Expired change nothing (an expiry's failure is the
+//     event after it).
 //
-// Every event but Rejected sets the task's state to e.To. The cost is O(1),
-// plus O(DLQ) for the events that leave or change the DLQ.
+// Every event but Rejected, Expired and Heartbeat sets the task's state to
+// e.To. The cost is amortized O(1).
 func (b *Board) Apply(e core.Event) {
-	if e.Kind == core.EventRejected {
+	switch e.Kind {
+	case core.EventRejected, core.EventExpired:
+		return
+	case core.EventHeartbeat:
+		b.setTimer(e.Task, e.Deadline)
 		return
 	}
 	if b.states == nil {
@@ -56,6 +68,14 @@ func (b *Board) Apply(e core.Event) {
 	}
 	b.states[e.Task] = e.To
 	switch e.Kind {
+	case core.EventStarted:
+		b.setTimer(e.Task, e.Deadline)
+	case core.EventDelayed:
+		b.setTimer(e.Task, e.Due)
+	default:
+		b.setTimer(e.Task, 0)
+	}
+	switch e.Kind {
 	case core.EventSubmitted:
 		switch e.To {
 		case core.Ready:
@@ -63,7 +83,7 @@ func (b *Board) Apply(e core.Event) {
 		case core.Blocked:
 			b.enterDLQ(e.Task, e.Reason)
 		}
-	case core.EventReady, core.EventRetried:
+	case core.EventReady, core.EventRetried, core.EventDue:
 		b.ready = append(b.ready, e.Task)
 	case core.EventRedriven:
 		b.leaveDLQ(e.Task)
@@ -97,6 +117,26 @@ func (b *Board) leaveReady(task string) {
 		n := copy(b.ready, b.ready[b.head:])
 		b.ready, b.head = b.ready[:n], 0
 	}
+}
+
+// setTimer sets a task's timer, or clears it for 0.
+func (b *Board) setTimer(task string, at time.Duration) {
+	switch {
+	case at != 0:
+		if b.timers == nil {
+			b.timers = make(map[string]time.Duration)
+		}
+		b.timers[task] = at
+	case b.timers != nil:
+		delete(b.timers, task)
+	}
+}
+
+// Timer returns when a task's timer fires: the deadline of a RUNNING
+// task's lease, when leases expire, or the due time of a DELAYED task.
+func (b *Board) Timer(task string) (time.Duration, bool) {
+	at, ok := b.timers[task]
+	return at, ok
 }
 
 func (b *Board) enterDLQ(task, reason string) {
@@ -145,6 +185,7 @@ func (b *Board) clone() Board {
 		tasks:  slices.Clone(b.tasks),
 		states: maps.Clone(b.states),
 		ready:  slices.Clone(b.ready[b.head:]),
+		timers: maps.Clone(b.timers),
 	}
 	b.liveDLQ(func(d core.DeadLetter) { c.enterDLQ(d.Task, d.Reason) })
 	return c

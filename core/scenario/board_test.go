@@ -39,6 +39,13 @@ func boardAgrees(b *Board, q *core.Queue) string {
 	if got, want := b.DeadLetters(), q.DeadLetters(); !slices.Equal(got, want) {
 		diffs = append(diffs, fmt.Sprintf("dead letters %q, queue has %q", got, want))
 	}
+	for _, task := range q.Tasks() {
+		got, gok := b.Timer(task)
+		want, wok := q.Timer(task)
+		if got != want || gok != wok {
+			diffs = append(diffs, fmt.Sprintf("%s's timer is %v (%v), queue says %v (%v)", task, got, gok, want, wok))
+		}
+	}
 	return strings.Join(diffs, "; ")
 }
 
@@ -85,13 +92,38 @@ func TestBoardAgreesWithQueueOnLibrary(t *testing.T) {
 
 // randomScript writes a script of random commands over a few names, so
 // that tasks arrive after the tasks that wait on them, cycles are tried,
-// tasks die, block and are redriven, and many operations are refused.
+// tasks die, block and are redriven, and many operations are refused; half
+// of the scripts run with leases that expire, a backoff or both, and move
+// the clock, send heartbeats and act with earlier attempts' leases.
 func randomScript(rng *rand.Rand) string {
 	names := []string{"a", "b", "c", "d", "e", "f", "g"}[:3+rng.IntN(5)]
 	pick := func() string { return names[rng.IntN(len(names))] }
 	var b strings.Builder
 	fmt.Fprintf(&b, "attempts %d\n", 1+rng.IntN(3))
+	timed := rng.IntN(2) == 0
+	if timed {
+		if rng.IntN(3) > 0 {
+			fmt.Fprintf(&b, "lease %ds\n", 1+rng.IntN(5))
+		}
+		if rng.IntN(3) > 0 {
+			fmt.Fprintf(&b, "backoff %dms 2 %ds\n", 100+rng.IntN(900), 2+rng.IntN(3))
+			fmt.Fprintf(&b, "jitter %s %d\n", []string{"none", "full", "equal"}[rng.IntN(3)], rng.IntN(100))
+		}
+	}
 	for range 5 + rng.IntN(60) {
+		if timed && rng.IntN(4) == 0 {
+			switch k := rng.IntN(5); k {
+			case 0, 1:
+				fmt.Fprintf(&b, "advance %dms\n", rng.IntN(3000))
+			case 2:
+				fmt.Fprintf(&b, "heartbeat %s\n", pick())
+			case 3:
+				fmt.Fprintf(&b, "complete %s@%d\n", pick(), 1+rng.IntN(2))
+			default:
+				fmt.Fprintf(&b, "fail! %s@%d poison\n", pick(), 1+rng.IntN(2))
+			}
+			continue
+		}
 		switch k := rng.IntN(100); {
 		case k < 30:
 			b.WriteString("submit " + pick())
@@ -151,7 +183,7 @@ func TestBoardAgreesWithQueueOnRandomScripts(t *testing.T) {
 		}
 	}
 	// The scripts must reach every kind of event, or the test proves little.
-	for k := core.EventSubmitted; k <= core.EventRedriven; k++ {
+	for k := core.EventSubmitted; k <= core.EventHeartbeat; k++ {
 		if kinds[k] == 0 {
 			t.Errorf("seed %d: no %s event in %d random scripts", seed, k, scripts)
 		}

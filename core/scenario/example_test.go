@@ -76,7 +76,7 @@ func ExampleParse_syntaxError() {
 	_, err := scenario.Parse("submit a\nexpect a DONE\n")
 	fmt.Println(err)
 	// Output:
-	// 2:10: unknown state "DONE" (want PENDING, READY, RUNNING, SUCCEEDED, DEAD or BLOCKED)
+	// 2:10: unknown state "DONE" (want PENDING, READY, RUNNING, DELAYED, SUCCEEDED, DEAD or BLOCKED)
 }
 
 // The library's scenarios, by name and title.
@@ -88,8 +88,14 @@ func ExampleLibrary() {
 	// blocked-on-arrival   A task arriving on a dead dependency is blocked at once
 	// chain-200            A chain of 200 tasks, each waiting on the one before
 	// diamond-redrive      A diamond dies at its root and is redriven whole
+	// heartbeat            Heartbeats keep a long task alive
+	// lease-kills-diamond  A lease that expires on the last attempt sends a diamond to the DLQ
+	// permanent-error      A permanent error skips its retries and blocks downstream
 	// retry-back-of-line   A retried task goes to the back of the line
+	// retry-storm          A retry storm: every retry falls due at once
+	// retry-storm-jitter   A retry storm spread out by full jitter
 	// tricky-cycle         A cycle closed through tasks that arrived first
 	// two-roots            Two dead roots above one task
 	// wide-1000            1,000 shards between one download and one reduce
+	// worker-crash         A worker crashes: its lease expires and the task is retried
 }

@@ -3,9 +3,11 @@ package scenario
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -18,19 +20,37 @@ type Op uint8
 
 // The commands of the language. The zero Op is no command.
 const (
-	OpAttempts Op = iota + 1 // attempts N: the queue's max attempts
-	OpStrategy               // strategy NAME: the cycle-check strategy
-	OpSubmit                 // submit T [DEP...]
-	OpNext                   // next: hand out the front READY task
-	OpComplete               // complete T: complete T's current lease
-	OpFail                   // fail T [ERROR TEXT]: fail T's current lease
-	OpRedrive                // redrive T
-	OpExpect                 // expect T STATE: assert T's state
+	OpAttempts  Op = iota + 1 // attempts N: the queue's max attempts
+	OpStrategy                // strategy NAME: the cycle-check strategy
+	OpSubmit                  // submit T [DEP...]
+	OpNext                    // next: hand out the front READY task
+	OpComplete                // complete T: complete T's current lease
+	OpFail                    // fail T [ERROR TEXT]: fail T's current lease
+	OpRedrive                 // redrive T
+	OpExpect                  // expect T STATE: assert T's state
+	OpLease                   // lease D: leases expire D after hand-out or heartbeat
+	OpBackoff                 // backoff BASE FACTOR MAX: the retry delay
+	OpJitter                  // jitter none|full|equal [SEED]: the retry delay's jitter
+	OpAdvance                 // advance D: move the clock
+	OpHeartbeat               // heartbeat T[@N]: renew T's lease
 )
 
 var opNames = [...]string{
 	OpAttempts: "attempts", OpStrategy: "strategy", OpSubmit: "submit", OpNext: "next",
 	OpComplete: "complete", OpFail: "fail", OpRedrive: "redrive", OpExpect: "expect",
+	OpLease: "lease", OpBackoff: "backoff", OpJitter: "jitter", OpAdvance: "advance",
+	OpHeartbeat: "heartbeat",
+}
+
+// settings reports whether op sets up the queue (attempts, strategy, lease,
+// backoff, jitter): such a line comes before the first submit, and the
+// queue is made from all of them.
+func (op Op) settings() bool {
+	switch op {
+	case OpAttempts, OpStrategy, OpLease, OpBackoff, OpJitter:
+		return true
+	}
+	return false
 }
 
 // String returns the command word, e.g. "submit".
@@ -49,6 +69,12 @@ type Script struct {
 	// Strategy is the cycle-check strategy from the strategy line; "" when
 	// there is none, which means incremental.Default.
 	Strategy string
+	// Lease is the lease timeout from the lease line; 0 when there is none:
+	// leases never expire.
+	Lease time.Duration
+	// Backoff is the retry delay from the backoff and jitter lines; its zero
+	// value, without them, retries at once.
+	Backoff core.Backoff
 	// Commands are the script's commands in order, the attempts and
 	// strategy lines included.
 	Commands []Command
@@ -61,13 +87,20 @@ const DefaultAttempts = 3
 type Command struct {
 	Line, Col int // 1-based position of the command word; a tab counts as one column
 	Op        Op
-	Task      string     // submit, complete, fail, redrive, expect: the task
-	Deps      []string   // submit: the dependencies, as written
-	Err       string     // fail: the error text, the rest of the line trimmed ("" if none)
-	Want      core.State // expect: the state asserted
-	N         int        // attempts: the number
-	Strategy  string     // strategy: the name
-	Text      string     // the line without its comment, trimmed
+	Task      string        // submit, complete, fail, redrive, expect: the task
+	Deps      []string      // submit: the dependencies, as written
+	Err       string        // fail: the error text, the rest of the line trimmed ("" if none)
+	Want      core.State    // expect: the state asserted
+	N         int           // attempts: the number
+	Strategy  string        // strategy: the name
+	Attempt   int           // complete, fail, heartbeat: the N of T@N, the lease of attempt N; 0 for the current lease
+	Permanent bool          // fail: written fail!, a permanent error
+	Dur       time.Duration // lease, advance: the duration; backoff: the base
+	Factor    float64       // backoff: the factor
+	Max       time.Duration // backoff: the most delay
+	Jitter    core.Jitter   // jitter: the kind
+	Seed      uint64        // jitter: the seed
+	Text      string        // the line without its comment, trimmed
 }
 
 // String formats the command in canonical form: single spaces, no comment.
@@ -75,7 +108,28 @@ type Command struct {
 func (c Command) String() string {
 	var b strings.Builder
 	b.WriteString(c.Op.String())
+	if c.Op == OpFail && c.Permanent {
+		b.WriteByte('!')
+	}
+	// task writes T, or T@N for a lease of attempt N.
+	task := func() {
+		b.WriteByte(' ')
+		b.WriteString(c.Task)
+		if c.Attempt > 0 {
+			b.WriteByte('@')
+			b.WriteString(strconv.Itoa(c.Attempt))
+		}
+	}
 	switch c.Op {
+	case OpLease, OpAdvance:
+		b.WriteByte(' ')
+		b.WriteString(FormatDuration(c.Dur))
+	case OpBackoff:
+		fmt.Fprintf(&b, " %s %s %s", FormatDuration(c.Dur), strconv.FormatFloat(c.Factor, 'g', -1, 64), FormatDuration(c.Max))
+	case OpJitter:
+		fmt.Fprintf(&b, " %s %d", c.Jitter, c.Seed)
+	case OpHeartbeat:
+		task()
 	case OpAttempts:
 		b.WriteByte(' ')
 		b.WriteString(strconv.Itoa(c.N))
@@ -89,12 +143,13 @@ func (c Command) String() string {
 			b.WriteByte(' ')
 			b.WriteString(d)
 		}
-	case OpComplete, OpRedrive:
+	case OpRedrive:
 		b.WriteByte(' ')
 		b.WriteString(c.Task)
+	case OpComplete:
+		task()
 	case OpFail:
-		b.WriteByte(' ')
-		b.WriteString(c.Task)
+		task()
 		if c.Err != "" {
 			b.WriteByte(' ')
 			b.WriteString(c.Err)
@@ -221,6 +276,9 @@ type parser struct {
 	script       *Script
 	attemptsLine int // line of the attempts command, 0 if none yet
 	strategyLine int
+	leaseLine    int
+	backoffLine  int
+	jitterLine   int
 	firstSubmit  int // line of the first submit, 0 if none yet
 }
 
@@ -249,6 +307,54 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 	name := func(t token) error {
 		if col, bad, ok := badChar(t); ok {
 			return errAt(col, "bad task name %s: %q is not allowed (names use letters, digits and _ . : / -)", quoted(t.text), bad)
+		}
+		return nil
+	}
+	// leased parses the task of "OP T[@N]" commands: T, or T with the
+	// attempt whose lease acts.
+	leased := func(t token) error {
+		nm, at, hasAt := strings.Cut(t.text, "@")
+		if err := name(token{text: nm, col: t.col}); err != nil {
+			return err
+		}
+		if nm == "" {
+			return errAt(t.col, "%s needs a task before @", c.Op)
+		}
+		c.Task = nm
+		if !hasAt {
+			return nil
+		}
+		col := t.col + utf8.RuneCountInString(nm) + 1
+		n, err := strconv.Atoi(at)
+		if err != nil || n < 1 || strings.TrimLeft(at, "0123456789") != "" || n > maxAttempts {
+			return errAt(col, "the attempt after @ must be a whole number from 1 to %d, got %s", maxAttempts, quoted(at))
+		}
+		c.Attempt = n
+		return nil
+	}
+	// duration parses a duration argument: Go's form (250ms, 30s, 2m),
+	// at least min, at most maxDuration.
+	duration := func(t token, what string, min time.Duration) (time.Duration, error) {
+		d, err := time.ParseDuration(t.text)
+		switch {
+		case err != nil:
+			return 0, errAt(t.col, "%s must be a duration such as 250ms, 30s or 2m, got %s", what, quoted(t.text))
+		case d < min && min > 0:
+			return 0, errAt(t.col, "%s must be more than 0, got %s", what, quoted(t.text))
+		case d < min:
+			return 0, errAt(t.col, "%s cannot be negative, got %s", what, quoted(t.text))
+		case d > maxDuration:
+			return 0, errAt(t.col, "%s must be at most %s, got %s", what, FormatDuration(maxDuration), quoted(t.text))
+		}
+		return d, nil
+	}
+	// args counts the arguments of a command that takes exactly n.
+	argCount := func(n int, want string) error {
+		if len(args) < n {
+			return missing("%s needs %s", c.Op, want)
+		}
+		if len(args) > n {
+			return errAt(args[n].col, "%s takes %s, got extra %s", c.Op, want, quoted(args[n].text))
 		}
 		return nil
 	}
@@ -350,9 +456,18 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 		if len(args) > 0 {
 			return Command{}, false, errAt(args[0].col, "next takes no arguments, got %s", quoted(args[0].text))
 		}
-	case "complete":
+	case "complete", "heartbeat":
 		c.Op = OpComplete
-		if err := oneTask(); err != nil {
+		if word.text == "heartbeat" {
+			c.Op = OpHeartbeat
+		}
+		if len(args) == 0 {
+			return Command{}, false, missing("%s needs a task", c.Op)
+		}
+		if err := argCount(1, "one task"); err != nil {
+			return Command{}, false, err
+		}
+		if err := leased(args[0]); err != nil {
 			return Command{}, false, err
 		}
 	case "redrive":
@@ -360,15 +475,15 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 		if err := oneTask(); err != nil {
 			return Command{}, false, err
 		}
-	case "fail":
+	case "fail", "fail!":
 		c.Op = OpFail
+		c.Permanent = word.text == "fail!"
 		if len(args) == 0 {
-			return Command{}, false, missing("fail needs a task")
+			return Command{}, false, missing("%s needs a task", word.text)
 		}
-		if err := name(args[0]); err != nil {
+		if err := leased(args[0]); err != nil {
 			return Command{}, false, err
 		}
-		c.Task = args[0].text
 		if len(args) > 1 {
 			c.Err = line[args[1].start:last.end]
 		}
@@ -397,6 +512,79 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 			return Command{}, false, errAt(args[2].col, "expect takes a task and a state, got extra %s", quoted(args[2].text))
 		}
 		c.Task, c.Want = args[0].text, st
+	case "lease":
+		c.Op = OpLease
+		if err := header(&p.leaseLine); err != nil {
+			return Command{}, false, err
+		}
+		if err := argCount(1, "a duration"); err != nil {
+			return Command{}, false, err
+		}
+		d, err := duration(args[0], "lease", 1)
+		if err != nil {
+			return Command{}, false, err
+		}
+		c.Dur = d
+		p.script.Lease = d
+	case "backoff":
+		c.Op = OpBackoff
+		if err := header(&p.backoffLine); err != nil {
+			return Command{}, false, err
+		}
+		if err := argCount(3, "a base, a factor and a most delay, as backoff 1s 2 1m"); err != nil {
+			return Command{}, false, err
+		}
+		base, err := duration(args[0], "the base", 1)
+		if err != nil {
+			return Command{}, false, err
+		}
+		f, err := strconv.ParseFloat(args[1].text, 64)
+		if err != nil || f < 1 || f > 1000 {
+			return Command{}, false, errAt(args[1].col, "the factor must be a number from 1 to 1000, got %s", quoted(args[1].text))
+		}
+		most, err := duration(args[2], "the most delay", 0)
+		if err != nil {
+			return Command{}, false, err
+		}
+		if most < base {
+			return Command{}, false, errAt(args[2].col, "the most delay %s is less than the base %s", args[2].text, args[0].text)
+		}
+		c.Dur, c.Factor, c.Max = base, f, most
+		p.script.Backoff.Base, p.script.Backoff.Factor, p.script.Backoff.Max = base, f, most
+	case "jitter":
+		c.Op = OpJitter
+		if err := header(&p.jitterLine); err != nil {
+			return Command{}, false, err
+		}
+		if len(args) == 0 {
+			return Command{}, false, missing("jitter needs none, full or equal, and a seed")
+		}
+		j, err := core.ParseJitter(args[0].text)
+		if err != nil {
+			return Command{}, false, errAt(args[0].col, "unknown jitter %s (want none, full or equal)", quoted(args[0].text))
+		}
+		c.Jitter = j
+		if len(args) > 1 {
+			seed, err := strconv.ParseUint(args[1].text, 10, 64)
+			if err != nil {
+				return Command{}, false, errAt(args[1].col, "the seed must be a whole number from 0 to %d, got %s", uint64(math.MaxUint64), quoted(args[1].text))
+			}
+			c.Seed = seed
+		}
+		if len(args) > 2 {
+			return Command{}, false, errAt(args[2].col, "jitter takes a kind and a seed, got extra %s", quoted(args[2].text))
+		}
+		p.script.Backoff.Jitter, p.script.Backoff.Seed = c.Jitter, c.Seed
+	case "advance":
+		c.Op = OpAdvance
+		if err := argCount(1, "a duration"); err != nil {
+			return Command{}, false, err
+		}
+		d, err := duration(args[0], "advance", 0)
+		if err != nil {
+			return Command{}, false, err
+		}
+		c.Dur = d
 	default:
 		return Command{}, false, errAt(word.col, "unknown command %s (want %s)", quoted(word.text), orList(opNames[1:]))
 	}
@@ -406,6 +594,24 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 // maxAttempts is the largest attempts a script may ask for; core refuses
 // more.
 const maxAttempts = 1 << 30
+
+// maxDuration is the longest duration a script may name: a hundred years,
+// so that no sum of a script's durations can overflow the clock for a long
+// while (the clock holds 292 years; core refuses to pass them).
+const maxDuration = 100 * 365 * 24 * time.Hour
+
+// FormatDuration writes a duration as the language reads it, in Go's form
+// without zero units: 1m rather than 1m0s, 1h30m rather than 1h30m0s.
+func FormatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
 
 // tokenize splits a line at white space, recording where each token is.
 // Columns count characters (runes; a byte of invalid UTF-8 counts as one).

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/incremental"
@@ -115,7 +116,7 @@ func TestParseEmptyScripts(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	t.Parallel()
-	states := "(want PENDING, READY, RUNNING, SUCCEEDED, DEAD or BLOCKED)"
+	states := "(want PENDING, READY, RUNNING, DELAYED, SUCCEEDED, DEAD or BLOCKED)"
 	strategies := "(want " + orList(incremental.Names()) + ")"
 	tests := []struct {
 		name      string
@@ -124,11 +125,11 @@ func TestParseErrors(t *testing.T) {
 		msg       string
 	}{
 		{"UnknownCommand", "sumbit a", 1, 1,
-			`unknown command "sumbit" (want attempts, strategy, submit, next, complete, fail, redrive or expect)`},
+			`unknown command "sumbit" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance or heartbeat)`},
 		{"CommandsAreLowerCase", "  Submit a", 1, 3,
-			`unknown command "Submit" (want attempts, strategy, submit, next, complete, fail, redrive or expect)`},
+			`unknown command "Submit" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance or heartbeat)`},
 		{"ErrorOnLaterLine", "submit a\n\n# c\nnxet", 4, 1,
-			`unknown command "nxet" (want attempts, strategy, submit, next, complete, fail, redrive or expect)`},
+			`unknown command "nxet" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance or heartbeat)`},
 		{"SubmitNeedsATask", "submit", 1, 7, "submit needs a task"},
 		{"SubmitNeedsATaskBeforeComment", "submit   # a", 1, 7, "submit needs a task"},
 		{"BadTaskName", "submit a$b", 1, 9, `bad task name "a$b": '$' is not allowed (names use letters, digits and _ . : / -)`},
@@ -165,6 +166,31 @@ func TestParseErrors(t *testing.T) {
 		{"StrategyUnknown", "strategy bogus", 1, 10, `unknown strategy "bogus" ` + strategies},
 		{"StrategyTwice", "strategy " + incremental.Default + "\n\nstrategy " + incremental.Default, 3, 1, "strategy given twice (first on line 1)"},
 		{"StrategyAfterSubmit", "next\nsubmit a\nstrategy " + incremental.Default, 3, 1, "strategy must come before the first submit (on line 2)"},
+		{"LeaseNeedsADuration", "lease", 1, 6, "lease needs a duration"},
+		{"LeaseNotADuration", "lease soon", 1, 7, `lease must be a duration such as 250ms, 30s or 2m, got "soon"`},
+		{"LeaseZero", "lease 0s", 1, 7, `lease must be more than 0, got "0s"`},
+		{"LeaseTooLong", "lease 1000000h", 1, 7, `lease must be at most 876000h, got "1000000h"`},
+		{"LeaseOneArgument", "lease 1s 2s", 1, 10, `lease takes a duration, got extra "2s"`},
+		{"LeaseAfterSubmit", "submit a\nlease 30s", 2, 1, "lease must come before the first submit (on line 1)"},
+		{"BackoffNeedsThree", "backoff 1s 2", 1, 13, "backoff needs a base, a factor and a most delay, as backoff 1s 2 1m"},
+		{"BackoffBaseZero", "backoff 0s 2 1m", 1, 9, `the base must be more than 0, got "0s"`},
+		{"BackoffFactorBelowOne", "backoff 1s 0.5 1m", 1, 12, `the factor must be a number from 1 to 1000, got "0.5"`},
+		{"BackoffFactorNotANumber", "backoff 1s two 1m", 1, 12, `the factor must be a number from 1 to 1000, got "two"`},
+		{"BackoffMostBelowBase", "backoff 2s 2 1s", 1, 14, "the most delay 1s is less than the base 2s"},
+		{"BackoffTwice", "backoff 1s 2 1m\nbackoff 1s 2 1m", 2, 1, "backoff given twice (first on line 1)"},
+		{"JitterNeedsAKind", "jitter", 1, 7, "jitter needs none, full or equal, and a seed"},
+		{"JitterUnknown", "jitter some 1", 1, 8, `unknown jitter "some" (want none, full or equal)`},
+		{"JitterBadSeed", "jitter full -1", 1, 13, `the seed must be a whole number from 0 to 18446744073709551615, got "-1"`},
+		{"JitterTakesTwo", "jitter full 1 2", 1, 15, `jitter takes a kind and a seed, got extra "2"`},
+		{"AdvanceNeedsADuration", "advance", 1, 8, "advance needs a duration"},
+		{"AdvanceNegative", "advance -1s", 1, 9, `advance cannot be negative, got "-1s"`},
+		{"HeartbeatNeedsATask", "heartbeat", 1, 10, "heartbeat needs a task"},
+		{"HeartbeatTakesOneTask", "heartbeat a b", 1, 13, `heartbeat takes one task, got extra "b"`},
+		{"AttemptAfterAt", "complete a@0", 1, 12, `the attempt after @ must be a whole number from 1 to 1073741824, got "0"`},
+		{"AttemptNotANumber", "fail a@x oops", 1, 8, `the attempt after @ must be a whole number from 1 to 1073741824, got "x"`},
+		{"NothingBeforeAt", "complete @1", 1, 10, "complete needs a task before @"},
+		{"BadNameBeforeAt", "heartbeat a+@1", 1, 12, `bad task name "a+": '+' is not allowed (names use letters, digits and _ . : / -)`},
+		{"FailBangNeedsATask", "fail!", 1, 6, "fail! needs a task"},
 		{"FirstErrorWins", "submit a$ b%", 1, 9, `bad task name "a$": '$' is not allowed (names use letters, digits and _ . : / -)`},
 		{"ControlCharacter", "submit a\x00", 1, 9, `bad task name "a\x00": '\x00' is not allowed (names use letters, digits and _ . : / -)`},
 	}
@@ -191,7 +217,8 @@ func TestParseErrors(t *testing.T) {
 
 func TestOpString(t *testing.T) {
 	t.Parallel()
-	want := []string{"attempts", "strategy", "submit", "next", "complete", "fail", "redrive", "expect"}
+	want := []string{"attempts", "strategy", "submit", "next", "complete", "fail", "redrive", "expect",
+		"lease", "backoff", "jitter", "advance", "heartbeat"}
 	for i, w := range want {
 		if got := (OpAttempts + Op(i)).String(); got != w {
 			t.Errorf("Op(%d).String() = %q, want %q", OpAttempts+Op(i), got, w)
@@ -200,8 +227,8 @@ func TestOpString(t *testing.T) {
 	if got := Op(0).String(); got != "Op(0)" {
 		t.Errorf("Op(0).String() = %q, want %q", got, "Op(0)")
 	}
-	if got := (OpExpect + 1).String(); got != "Op(9)" {
-		t.Errorf("Op(9).String() = %q, want %q", got, "Op(9)")
+	if got := (OpHeartbeat + 1).String(); got != "Op(14)" {
+		t.Errorf("Op(14).String() = %q, want %q", got, "Op(14)")
 	}
 }
 
@@ -216,6 +243,27 @@ func TestScriptString(t *testing.T) {
 		want := "attempts 2\nsubmit b a\nfail b HTTP 503\nfail b\nexpect b READY\nnext\n"
 		if got := s.String(); got != want {
 			t.Errorf("String() =\n%s\nwant\n%s", got, want)
+		}
+	})
+	t.Run("TimeCommands", func(t *testing.T) {
+		src := "lease  1m0s\nbackoff 1s 2.5 1h30m0s\njitter equal   42\nsubmit a\nnext\nheartbeat a@1\nadvance 250ms\ncomplete a@1\nfail! a@2 bad input\nfail a@3\nadvance 0s\n"
+		s, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "lease 1m\nbackoff 1s 2.5 1h30m\njitter equal 42\nsubmit a\nnext\nheartbeat a@1\nadvance 250ms\ncomplete a@1\nfail! a@2 bad input\nfail a@3\nadvance 0s\n"
+		if got := s.String(); got != want {
+			t.Errorf("String() =\n%s\nwant\n%s", got, want)
+		}
+		b := s.Backoff
+		if s.Lease != time.Minute || b.Base != time.Second || b.Factor != 2.5 || b.Max != 90*time.Minute || b.Jitter != core.JitterEqual || b.Seed != 42 {
+			t.Errorf("header: lease %v, backoff %+v", s.Lease, b)
+		}
+		if c := s.Commands[8]; c.Op != OpFail || !c.Permanent || c.Task != "a" || c.Attempt != 2 || c.Err != "bad input" {
+			t.Errorf("fail! a@2 bad input parsed as %+v", c)
+		}
+		if c := s.Commands[5]; c.Op != OpHeartbeat || c.Task != "a" || c.Attempt != 1 {
+			t.Errorf("heartbeat a@1 parsed as %+v", c)
 		}
 	})
 	t.Run("HeaderOfAHandBuiltScript", func(t *testing.T) {

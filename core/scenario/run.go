@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/incremental"
@@ -41,6 +42,8 @@ type Step struct {
 	// Events are the state changes the command caused, in order; a refused
 	// submit has one Rejected event.
 	Events []core.Event
+	// Now is the queue's clock after the command.
+	Now time.Duration
 }
 
 // Trace is the record of a run.
@@ -74,8 +77,13 @@ func (e *ExpectError) describe() string {
 // playground steps a script with it and runs the commands users type.
 type Runner struct {
 	q          *core.Queue
+	header     *Script      // the settings the queue was made with
 	events     []core.Event // events of the command being run
 	overridden bool         // Options.Strategy replaced the script's
+	// leases are the leases handed out to each task since it was submitted
+	// or last redriven, for the commands that act with an earlier
+	// attempt's lease (complete T@N): O(hand-outs) in all.
+	leases map[string][]core.Lease
 }
 
 // NewRunner makes the queue a script runs against, from its header: the
@@ -83,7 +91,7 @@ type Runner struct {
 // opt.Strategy when set. It fails if the strategy is unknown or, for a
 // Script built by hand, the attempts are out of range.
 func NewRunner(s *Script, opt Options) (*Runner, error) {
-	r := &Runner{}
+	r := &Runner{header: s, leases: make(map[string][]core.Lease)}
 	attempts := s.Attempts
 	if attempts == 0 {
 		attempts = DefaultAttempts
@@ -100,16 +108,34 @@ func NewRunner(s *Script, opt Options) (*Runner, error) {
 		return nil, fmt.Errorf("scenario: unknown strategy %s (want %s)", quoted(strategy), orList(incremental.Names()))
 	}
 	q, err := core.New(core.Config{
-		MaxAttempts: attempts,
-		Strategy:    strategy,
-		OnEvent:     func(e core.Event) { r.events = append(r.events, e) },
-		Visited:     opt.Visited,
+		MaxAttempts:  attempts,
+		Strategy:     strategy,
+		OnEvent:      r.record,
+		Visited:      opt.Visited,
+		LeaseTimeout: s.Lease,
+		Backoff:      s.Backoff,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	r.q = q
 	return r, nil
+}
+
+// record keeps an event of the command being run, and the leases that
+// commands of later attempts may name.
+func (r *Runner) record(e core.Event) {
+	r.events = append(r.events, e)
+	switch e.Kind {
+	case core.EventStarted:
+		r.leases[e.Task] = append(r.leases[e.Task], core.Lease{Task: e.Task, ID: e.Lease, Attempt: e.Attempt, Deadline: e.Deadline})
+	case core.EventHeartbeat:
+		if ls := r.leases[e.Task]; len(ls) > 0 && ls[len(ls)-1].ID == e.Lease {
+			ls[len(ls)-1].Deadline = e.Deadline
+		}
+	case core.EventRedriven:
+		r.leases[e.Task] = r.leases[e.Task][:0]
+	}
 }
 
 // Queue returns the queue the runner drives. Changing it other than through
@@ -146,15 +172,40 @@ func (r *Runner) Exec(c Command) Step {
 		if l, ok := q.Next(); ok {
 			st.Task, st.State = l.Task, core.Running
 		}
+	case OpLease, OpBackoff, OpJitter:
+		st.Task = ""
+		if c.Dur != r.header.Lease && c.Op == OpLease ||
+			c.Op == OpBackoff && (c.Dur != r.header.Backoff.Base || c.Factor != r.header.Backoff.Factor || c.Max != r.header.Backoff.Max) ||
+			c.Op == OpJitter && (c.Jitter != r.header.Backoff.Jitter || c.Seed != r.header.Backoff.Seed) {
+			err = fmt.Errorf("%s comes too late: the queue was made before it", c)
+		}
+	case OpAdvance:
+		st.Task = ""
+		err = q.Advance(c.Dur)
+	case OpHeartbeat:
+		var l core.Lease
+		if l, err = r.lease(c.Task, c.Attempt); err == nil {
+			_, err = q.Heartbeat(l)
+		}
+		st.State, _ = q.Status(c.Task)
 	case OpComplete:
-		err = q.Complete(r.lease(c.Task))
+		var l core.Lease
+		if l, err = r.lease(c.Task, c.Attempt); err == nil {
+			err = q.Complete(l)
+		}
 		st.State, _ = q.Status(c.Task)
 	case OpFail:
 		var cause error
-		if c.Err != "" {
+		if c.Err != "" || c.Permanent {
 			cause = errors.New(c.Err)
 		}
-		st.State, err = q.Fail(r.lease(c.Task), cause)
+		if c.Permanent {
+			cause = core.Permanent(cause)
+		}
+		var l core.Lease
+		if l, err = r.lease(c.Task, c.Attempt); err == nil {
+			st.State, err = q.Fail(l, cause)
+		}
 	case OpRedrive:
 		err = q.Redrive(c.Task)
 		st.State, _ = q.Status(c.Task)
@@ -172,17 +223,31 @@ func (r *Runner) Exec(c Command) Step {
 	}
 	st.OK = err == nil
 	st.Events = r.events
+	st.Now = q.Now()
 	r.events = nil
 	return st
 }
 
-// lease returns the current lease of a RUNNING task, or one that the queue
-// will refuse with the reason (unknown task, not running).
-func (r *Runner) lease(task string) core.Lease {
-	if l, ok := r.q.Lease(task); ok {
-		return l
+// lease returns the lease a command acts with: for attempt 0 the current
+// lease of a RUNNING task, or one that the queue will refuse with the
+// reason (unknown task, not running); for attempt N the lease handed out
+// for attempt N since the task was submitted or last redriven, which the
+// queue refuses if it is no longer current. It fails if no such lease was
+// handed out.
+func (r *Runner) lease(task string, attempt int) (core.Lease, error) {
+	if attempt == 0 {
+		if l, ok := r.q.Lease(task); ok {
+			return l, nil
+		}
+		return core.Lease{Task: task}, nil
 	}
-	return core.Lease{Task: task}
+	ls := r.leases[task]
+	for i := len(ls) - 1; i >= 0; i-- {
+		if ls[i].Attempt == attempt {
+			return ls[i], nil
+		}
+	}
+	return core.Lease{}, fmt.Errorf("%s: no lease of attempt %d was handed out", task, attempt)
 }
 
 // Run runs every command of a script on a new queue (see [NewRunner]) and

@@ -218,8 +218,9 @@ func (s *Session) Back() bool {
 //   - after a failed expect stopped the run, nothing more can be appended
 //     until the script is fixed: Append returns an error.
 //
-// An attempts or strategy line, allowed only before the first submit, makes
-// the queue anew from the whole text. The cost is O(len(text)) to check the
+// A line of the queue's settings (attempts, strategy, lease, backoff,
+// jitter), allowed only before the first submit, makes the queue anew from
+// the whole text. The cost is O(len(text)) to check the
 // script, plus the command's own cost.
 func (s *Session) Append(cmd string) error {
 	if strings.ContainsAny(cmd, "\n\r") {
@@ -249,7 +250,7 @@ func (s *Session) Append(cmd string) error {
 		}
 		return err
 	}
-	if c.Op == OpAttempts || c.Op == OpStrategy {
+	if c.Op.settings() {
 		fresh, err := NewSession(text, s.opt)
 		if err != nil {
 			return err

@@ -173,9 +173,22 @@ func (f *textFormatter) step(dst []byte, st Step) ([]byte, error) {
 		note(fmt.Sprintf("overridden: the run checks cycles with %s", f.strategy))
 	case c.Op == OpStrategy:
 		note("cycles are checked with " + f.strategy)
+	case c.Op == OpLease:
+		note("a lease expires " + FormatDuration(c.Dur) + " after hand-out or heartbeat")
+	case c.Op == OpBackoff:
+		note(fmt.Sprintf("a retry waits %s, times %s each attempt, at most %s", FormatDuration(c.Dur),
+			strconv.FormatFloat(c.Factor, 'g', -1, 64), FormatDuration(c.Max)))
+	case c.Op == OpJitter:
+		note(fmt.Sprintf("retry delays are jittered: %s, seed %d", c.Jitter, c.Seed))
 	default:
 		for _, e := range st.Events {
 			note(e.String())
+		}
+		if c.Op == OpAdvance {
+			if len(st.Events) == 0 {
+				note("nothing fell due")
+			}
+			note("clock " + FormatDuration(st.Now))
 		}
 	}
 	return dst, nil
@@ -258,6 +271,7 @@ func plural(n int, noun string) string {
 
 type jsonEvent struct {
 	Kind    string     `json:"kind"`
+	AtMS    int64      `json:"at_ms,omitempty"`
 	Task    string     `json:"task,omitempty"`
 	From    core.State `json:"from,omitempty"`
 	To      core.State `json:"to,omitempty"`
@@ -268,6 +282,9 @@ type jsonEvent struct {
 	Reason  string     `json:"reason,omitempty"`
 	Path    []string   `json:"path,omitempty"`
 	Visits  uint64     `json:"visits,omitempty"`
+	// Started, Heartbeat: the lease's deadline; Delayed: the due time.
+	DeadlineMS int64 `json:"deadline_ms,omitempty"`
+	DueMS      int64 `json:"due_ms,omitempty"`
 }
 
 // WriteJSON writes a trace as JSON lines: one object per step, that is per
@@ -278,14 +295,18 @@ type jsonEvent struct {
 //	cmd     the command word: "submit", "next", …
 //	ok      false for a refused operation or a failed expect
 //	error   why, when ok is false; "" when ok
+//	now_ms  the queue's clock after the command, in milliseconds
 //	task    for next the task handed out ("" when nothing was READY);
 //	        otherwise the command's task ("" for attempts and strategy)
 //	state   for fail the state it led to; for next RUNNING when a task was
 //	        handed out; otherwise the task's state after the command
 //	states  every task submitted so far: its state, keys sorted
 //	dlq     the dead-letter queue in order: [{"task":…,"reason":…}], [] if empty
-//	events  the step's events: {"kind","task","from","to","deps","attempt",
-//	        "lease","root","reason","path","visits"}, empty fields left out
+//	events  the step's events: {"kind","at_ms","task","from","to","deps",
+//	        "attempt","lease","root","reason","path","visits","deadline_ms",
+//	        "due_ms"}, empty fields left out (at_ms is the clock when it
+//	        happened; deadline_ms a lease's deadline; due_ms when a DELAYED
+//	        task falls due)
 //
 // states and dlq are folded from the events (see [Board]), not read from a
 // queue, so the output says exactly what the events say. Visits depends on
@@ -330,6 +351,8 @@ func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
 	line = strconv.AppendBool(line, st.OK)
 	line = append(line, `,"error":`...)
 	line = j.appendString(line, st.Err)
+	line = append(line, `,"now_ms":`...)
+	line = strconv.AppendInt(line, st.Now.Milliseconds(), 10)
 	line = append(line, `,"task":`...)
 	line = j.appendString(line, st.Task)
 	line = append(line, `,"state":`...)
@@ -367,6 +390,7 @@ func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
 			Kind: e.Kind.String(), Task: e.Task, From: e.From, To: e.To,
 			Deps: e.Deps, Attempt: e.Attempt, Lease: e.Lease, Root: e.Root,
 			Reason: e.Reason, Path: e.Path, Visits: e.Visits,
+			AtMS: e.At.Milliseconds(), DeadlineMS: e.Deadline.Milliseconds(), DueMS: e.Due.Milliseconds(),
 		})
 		if err != nil {
 			return line, err

@@ -125,7 +125,7 @@ func TestWriteJSON(t *testing.T) {
 	}
 
 	t.Run("KeysInOrder", func(t *testing.T) {
-		want := []string{"line", "cmd", "ok", "error", "task", "state", "states", "dlq", "events"}
+		want := []string{"line", "cmd", "ok", "error", "now_ms", "task", "state", "states", "dlq", "events"}
 		for _, line := range lines {
 			if got := topKeys(t, line); !slices.Equal(got, want) {
 				t.Errorf("keys %v, want %v in\n%s", got, want, line)
