@@ -1,8 +1,10 @@
 package core_test
 
 import (
+	"errors"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/incremental"
@@ -11,48 +13,93 @@ import (
 // TestSubmitDoesNotAllocateOnceWarm: with no event observer, submitting,
 // handing out and completing tasks allocates nothing per task beyond the
 // amortized growth of the queue's tables, on a chain and on a wide graph,
-// under every strategy.
+// under every strategy, with time unused and with leases and a jittered
+// backoff configured (every lease then sets and drops a timer, whose heap
+// reuses its storage).
 func TestSubmitDoesNotAllocateOnceWarm(t *testing.T) {
 	const n = 5000
 	names := make([]string, n+1)
 	for i := range names {
 		names[i] = "t" + strconv.Itoa(i)
 	}
+	timed := map[string]core.Config{
+		"untimed": {},
+		"timed":   {LeaseTimeout: time.Minute, Backoff: core.Backoff{Base: time.Second, Factor: 2, Jitter: core.JitterFull, Seed: 1}},
+	}
 	for _, strategy := range incremental.Names() {
 		for _, shape := range []string{"chain", "wide"} {
-			t.Run(strategy+"/"+shape, func(t *testing.T) {
-				q, err := core.New(core.Config{MaxAttempts: 3, Strategy: strategy})
-				if err != nil {
-					t.Fatal(err)
-				}
-				q.Submit(names[0])
-				i := 1
-				allocs := testing.AllocsPerRun(n-1, func() {
-					dep := names[i-1]
-					if shape == "wide" {
-						dep = names[0]
-					}
-					if err := q.Submit(names[i], dep); err != nil {
+			for _, clock := range []string{"untimed", "timed"} {
+				t.Run(strategy+"/"+shape+"/"+clock, func(t *testing.T) {
+					cfg := timed[clock]
+					cfg.MaxAttempts, cfg.Strategy = 3, strategy
+					q, err := core.New(cfg)
+					if err != nil {
 						t.Fatal(err)
 					}
-					i++
-				})
-				if allocs > 0 {
-					t.Errorf("Submit allocates %.2f times per task once warm, want 0", allocs)
-				}
-				allocs = testing.AllocsPerRun(n-1, func() {
-					l, ok := q.Next()
-					if !ok {
-						t.Fatal("nothing READY")
+					q.Submit(names[0])
+					i := 1
+					allocs := testing.AllocsPerRun(n-1, func() {
+						dep := names[i-1]
+						if shape == "wide" {
+							dep = names[0]
+						}
+						if err := q.Submit(names[i], dep); err != nil {
+							t.Fatal(err)
+						}
+						i++
+					})
+					if allocs > 0 {
+						t.Errorf("Submit allocates %.2f times per task once warm, want 0", allocs)
 					}
-					if err := q.Complete(l); err != nil {
-						t.Fatal(err)
+					allocs = testing.AllocsPerRun(n-1, func() {
+						l, ok := q.Next()
+						if !ok {
+							t.Fatal("nothing READY")
+						}
+						if err := q.Complete(l); err != nil {
+							t.Fatal(err)
+						}
+					})
+					if allocs > 0 {
+						t.Errorf("Next+Complete allocate %.2f times per task, want 0", allocs)
 					}
 				})
-				if allocs > 0 {
-					t.Errorf("Next+Complete allocate %.2f times per task, want 0", allocs)
-				}
-			})
+			}
 		}
+	}
+}
+
+// TestRetriesDoNotAllocateOnceWarm: under leases and a jittered backoff,
+// handing out a task, failing it (DELAYED, a timer set), advancing the
+// clock past its due time (fired, READY again) and, every other time,
+// letting its lease expire, allocates nothing once warm.
+func TestRetriesDoNotAllocateOnceWarm(t *testing.T) {
+	const n = 64
+	q, err := core.New(core.Config{MaxAttempts: 1 << 30, LeaseTimeout: 10 * time.Second,
+		Backoff: core.Backoff{Base: time.Second, Factor: 2, Max: 4 * time.Second, Jitter: core.JitterEqual, Seed: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		q.Submit("t" + strconv.Itoa(i))
+	}
+	boom := errors.New("boom")
+	round := func() {
+		l, ok := q.Next()
+		if !ok {
+			t.Fatal("nothing READY")
+		}
+		if _, err := q.Fail(l, boom); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Advance(5 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 4 * n {
+		round()
+	}
+	if allocs := testing.AllocsPerRun(1000, round); allocs > 0 {
+		t.Errorf("Next+Fail+Advance allocate %.2f times per round once warm, want 0", allocs)
 	}
 }

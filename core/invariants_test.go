@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // deadReasonRE is the form of a DEAD task's reason in the dead-letter queue:
@@ -25,11 +26,17 @@ var deadReasonRE = regexp.MustCompile(`^(?:failed|permanent failure) after ([1-9
 //     DEAD now and a transitive dependency of the task;
 //   - invariant 3: the dead-letter queue holds exactly the DEAD and BLOCKED
 //     tasks, each once, and a DEAD task's reason reads
-//     "failed after N attempt(s): ERR" with 1 <= N <= MaxAttempts;
+//     "failed after N attempt(s): ERR" (or "permanent failure after …")
+//     with 1 <= N <= MaxAttempts;
+//   - invariant 6: every timer is after Now (one the clock reached has
+//     fired): a DELAYED task has one, its due time; a RUNNING task has one,
+//     its lease's Deadline, exactly when LeaseTimeout is set, at most
+//     LeaseTimeout ahead; no other task has one; NextTimer is the earliest;
 //
 // and the facts that follow from the state table:
 //
-//   - a READY, RUNNING, SUCCEEDED or DEAD task has every dependency SUCCEEDED;
+//   - a READY, RUNNING, DELAYED, SUCCEEDED or DEAD task has every
+//     dependency SUCCEEDED;
 //   - a PENDING task has at least one dependency not SUCCEEDED;
 //   - a BLOCKED task has a DEAD transitive dependency and a PENDING task has
 //     none;
@@ -89,7 +96,7 @@ func checkInvariants(q *Queue) error {
 		s := status[t]
 		counts[s]++
 		switch s {
-		case Ready, Running, Succeeded, Dead:
+		case Ready, Running, Delayed, Succeeded, Dead:
 			for _, d := range deps[t] {
 				if ds := stateOf(d); ds != Succeeded {
 					return fmt.Errorf("%s task %q has dependency %q in state %s, want SUCCEEDED", s, t, d, orNone(ds))
@@ -124,6 +131,10 @@ func checkInvariants(q *Queue) error {
 		if ok && l.Task != t {
 			return fmt.Errorf("Lease(%q) = %+v names another task", t, l)
 		}
+	}
+
+	if err := checkTimers(q, tasks, status); err != nil {
+		return err
 	}
 
 	// Invariants 2 and 3: the dead-letter queue.
@@ -180,6 +191,46 @@ func checkInvariants(q *Queue) error {
 	}
 	if len(ready) != counts[Ready] {
 		return fmt.Errorf("ReadyTasks = %q has %d tasks, want all %d READY tasks", ready, len(ready), counts[Ready])
+	}
+	return nil
+}
+
+// checkTimers checks invariant 6 as checkInvariants describes it.
+func checkTimers(q *Queue, tasks []string, status map[string]State) error {
+	now, lt := q.Now(), q.LeaseTimeout()
+	if now < 0 {
+		return fmt.Errorf("Now() = %v, before the start", now)
+	}
+	var first time.Duration
+	found := false
+	for _, t := range tasks {
+		at, ok := q.Timer(t)
+		s := status[t]
+		switch {
+		case ok && s != Running && s != Delayed:
+			return fmt.Errorf("Timer(%q) = %v for a %s task", t, at, s)
+		case !ok && s == Delayed:
+			return fmt.Errorf("DELAYED task %q has no due time", t)
+		case s == Running && ok != (lt > 0):
+			return fmt.Errorf("RUNNING task %q: Timer ok = %v with LeaseTimeout %v", t, ok, lt)
+		case ok && at <= now:
+			return fmt.Errorf("invariant 6: %s task %q has a timer at %v, but the clock is at %v and it has not fired", s, t, at, now)
+		}
+		if s == Running {
+			l, _ := q.Lease(t)
+			if l.Deadline != at {
+				return fmt.Errorf("Lease(%q).Deadline = %v, but its timer is at %v", t, l.Deadline, at)
+			}
+			if ok && at-now > lt {
+				return fmt.Errorf("RUNNING task %q: deadline %v is more than LeaseTimeout %v after now %v", t, at, lt, now)
+			}
+		}
+		if ok && (!found || at < first) {
+			first, found = at, true
+		}
+	}
+	if at, ok := q.NextTimer(); ok != found || at != first {
+		return fmt.Errorf("NextTimer() = %v, %v, want the earliest timer %v, %v", at, ok, first, found)
 	}
 	return nil
 }

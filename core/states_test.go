@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // stateDecls reads state.go and returns what it declares: each constant of
@@ -113,6 +115,48 @@ func TestStatesComplete(t *testing.T) {
 			t.Errorf("%s is documented final but the state table has a way out of it", s)
 		case !final && !out:
 			t.Errorf("the state table has no way out of %s, and its doc does not say it is final", s)
+		}
+	}
+}
+
+// TestEventsReachEveryState: a queue driven through every row of the state
+// table reports, in its events and its Status, every state of States().
+func TestEventsReachEveryState(t *testing.T) {
+	seen := map[State]bool{}
+	q, err := New(Config{MaxAttempts: 2, LeaseTimeout: time.Second, Backoff: Backoff{Base: time.Second},
+		OnEvent: func(e Event) { seen[e.To] = true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[State]bool{}
+	look := func() {
+		for _, task := range q.Tasks() {
+			s, _ := q.Status(task)
+			status[s] = true
+		}
+	}
+	q.Submit("a")
+	q.Submit("b", "a")
+	q.Submit("c")
+	q.Submit("d", "x") // PENDING
+	look()
+	l, _ := q.Next() // a RUNNING
+	look()
+	q.Fail(l, errors.New("x")) // a DELAYED
+	look()
+	l, _ = q.Next() // c RUNNING
+	q.Complete(l)   // c SUCCEEDED
+	q.Advance(time.Second)
+	l, _ = q.Next()
+	q.Fail(l, errors.New("y")) // a DEAD, b BLOCKED
+	look()
+	delete(seen, "")
+	for _, s := range States() {
+		if !seen[s] {
+			t.Errorf("no event went to %s", s)
+		}
+		if !status[s] {
+			t.Errorf("Status never reported %s", s)
 		}
 	}
 }
