@@ -14,10 +14,6 @@ import (
 	"github.com/dagq/dagq/internal/playground"
 )
 
-// readyShown is how many chips of the READY line are listed, so that a
-// thousand-task scenario stays quick to step through.
-const readyShown = 60
-
 // app is the page: a playground.Page, which decides everything, and the
 // elements that show it. The app only draws the page's step and turns
 // clicks and keys into calls of the page.
@@ -25,12 +21,15 @@ type app struct {
 	p     *playground.Page
 	dirty bool // the editor holds text that has not run
 
-	g       *graph
-	gen     int    // drawing generation; see later
-	shown   int    // the step drawn last; -1 before the first drawing
-	pending func() // the end of the last step's animation, if still to come
-	drawn   bool   // the first drawing is done
-	follow  bool   // bring the tasks a step changes into view
+	g         *graph
+	gen       int     // drawing generation; see later
+	shown     int     // the step drawn last; -1 before the first drawing
+	pending   func()  // the end of the last step's animation, if still to come
+	drawn     bool    // the first drawing is done
+	follow    bool    // bring the tasks a step changes into view
+	zoom      float64 // the zoom chosen; 0 until one is, when the drawing fits itself
+	readyOpen bool    // the READY line lists more than its front few
+	traced    string  // the task whose lineage is highlighted; "" for none
 
 	playing bool
 	playGen int // counts runs of play; a pause ends the current one
@@ -49,6 +48,7 @@ type app struct {
 		share, sharePanel, shareLink, embedSnippet, shareStatus     js.Value
 		shareClose, commandForm, scroller, counts, noticeClose      js.Value
 		crash, crashText, crashDetail, crashClose                   js.Value
+		zoomIn, zoomOut, zoomFit, zoomLabel, find, names            js.Value
 	}
 }
 
@@ -74,6 +74,8 @@ func newApp() *app {
 		{&e.sharePanel, "share-panel"}, {&e.shareLink, "share-link"}, {&e.embedSnippet, "embed-snippet"},
 		{&e.shareStatus, "share-status"}, {&e.shareClose, "share-close"}, {&e.commandForm, "command-form"},
 		{&e.scroller, "scroller"}, {&e.counts, "counts"},
+		{&e.zoomIn, "zoom-in"}, {&e.zoomOut, "zoom-out"}, {&e.zoomFit, "zoom-fit"}, {&e.zoomLabel, "zoom-label"},
+		{&e.find, "find"}, {&e.names, "task-names"},
 		{&e.crash, "crash"}, {&e.crashText, "crash-text"}, {&e.crashDetail, "crash-detail"}, {&e.crashClose, "crash-close"},
 	} {
 		*p.v = byID(p.id)
@@ -185,6 +187,10 @@ func (a *app) render(animate bool) {
 
 	nodes, key := playground.GraphNodes(s.GraphAt(scenario.StepEnd))
 	relaid := a.g.setGraph(nodes, key)
+	if relaid {
+		a.traced = ""
+		a.listNames()
+	}
 	a.fit()
 	var tasks []string
 	if relaid || a.shown < 0 {
@@ -216,7 +222,7 @@ func (a *app) render(animate bool) {
 		a.showBanner(b.Kind, b.Text)
 	}
 	a.g.markVisited(p.Visited(k))
-	if a.follow && k != a.shown && a.shown >= 0 {
+	if a.follow && k != a.shown {
 		a.followAction(p.Focus(k))
 	}
 
@@ -260,36 +266,55 @@ func (a *app) setAddress() {
 	a.el.openFull.Set("href", loc.Get("origin").String()+path+a.p.FullAddress())
 }
 
-// fit sizes the drawing to the stage.
+// fit sizes the drawing: at the zoom chosen, or, until one is, as
+// playground.AutoZoom says for the stage.
 func (a *app) fit() {
+	z := a.zoom
+	if z == 0 {
+		l := a.g.layout
+		sc := a.el.scroller
+		z = playground.AutoZoom(l.Width, l.Height, sc.Get("clientWidth").Float()-16, sc.Get("clientHeight").Float()-50)
+	}
+	a.g.setScale(z)
+	setText(a.el.zoomLabel, strconv.Itoa(int(z*100+0.5))+"%")
+}
+
+// view returns where the drawing's scroller is scrolled.
+func (a *app) view() playground.Scroll {
 	sc := a.el.scroller
-	a.g.fit(sc.Get("clientWidth").Float()-16, sc.Get("clientHeight").Float()-50)
+	return playground.Scroll{Left: sc.Get("scrollLeft").Float(), Top: sc.Get("scrollTop").Float(),
+		Width: sc.Get("clientWidth").Float(), Height: sc.Get("clientHeight").Float()}
+}
+
+// inContent returns where a task is in the scroller's content, in pixels.
+func (a *app) inContent(task string) (x, y float64, ok bool) {
+	x, y, ok = a.g.at(task)
+	if !ok {
+		return 0, 0, false
+	}
+	// The drawing's offset in the scroller's content (it is centred when
+	// smaller than the scroller).
+	sc := a.el.scroller
+	gr, sr := a.g.svg.Call("getBoundingClientRect"), sc.Call("getBoundingClientRect")
+	x += gr.Get("left").Float() - sr.Get("left").Float() + sc.Get("scrollLeft").Float()
+	y += gr.Get("top").Float() - sr.Get("top").Float() + sc.Get("scrollTop").Float()
+	return x, y, true
 }
 
 // followAction scrolls the drawing so that the first task a step changed
-// is in view, if it is not.
+// is in view, if it is not (playground.Follow).
 func (a *app) followAction(tasks []string) {
 	if len(tasks) == 0 {
 		return
 	}
-	x, y, ok := a.g.at(tasks[0])
+	x, y, ok := a.inContent(tasks[0])
 	if !ok {
 		return
 	}
-	sc := a.el.scroller
-	// The drawing's offset in the scroller's content (it is centred when
-	// smaller than the scroller).
-	gr, sr := a.g.svg.Call("getBoundingClientRect"), sc.Call("getBoundingClientRect")
-	left, top := sc.Get("scrollLeft").Float(), sc.Get("scrollTop").Float()
-	x += gr.Get("left").Float() - sr.Get("left").Float() + left
-	y += gr.Get("top").Float() - sr.Get("top").Float() + top
-	w, h := sc.Get("clientWidth").Float(), sc.Get("clientHeight").Float()
-	const margin = 60
-	if x < left+margin || x > left+w-margin {
-		sc.Set("scrollLeft", x-w/2)
-	}
-	if y < top+margin || y > top+h-margin {
-		sc.Set("scrollTop", y-h/2)
+	if left, top, move := playground.Follow(a.view(), x, y, 60); move {
+		sc := a.el.scroller
+		sc.Set("scrollLeft", left)
+		sc.Set("scrollTop", top)
 	}
 }
 
@@ -384,7 +409,7 @@ func (a *app) renderReady(animate bool, events []core.Event) {
 			retried[e.Task] = true
 		}
 	}
-	chips, more := a.p.ReadyLine(readyShown)
+	chips, toggle := a.p.ReadyLine(a.readyOpen)
 	clear(list)
 	items := make([]js.Value, len(chips))
 	for i, c := range chips {
@@ -401,8 +426,8 @@ func (a *app) renderReady(animate bool, events []core.Event) {
 		appendTo(list, li)
 		items[i] = li
 	}
-	setText(a.el.readyMore, more)
-	setHidden(a.el.readyMore, more == "")
+	setText(a.el.readyMore, toggle)
+	setHidden(a.el.readyMore, toggle == "")
 	if !animate {
 		return
 	}

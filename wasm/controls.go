@@ -234,6 +234,12 @@ func (a *app) keydown(ev dom.Event) {
 		}
 	case playground.KeyUndo:
 		a.undo()
+	case playground.KeyZoomIn:
+		a.zoomTo(a.g.scale*playground.ZoomFactor, -1, -1)
+	case playground.KeyZoomOut:
+		a.zoomTo(a.g.scale/playground.ZoomFactor, -1, -1)
+	case playground.KeyZoomFit:
+		a.zoomFit()
 	default:
 		return
 	}

@@ -31,6 +31,8 @@ type graph struct {
 	edges  map[[2]string]*gedge // by [dependency, dependent]
 	into   map[string][]*gedge  // the edges into each dependent
 	marked map[string]bool      // the tasks marked visited
+
+	untrace []func() // takes the highlight of a hovered task's lineage away
 }
 
 // gnode is a task as drawn, with what was last written to the page so
@@ -80,23 +82,48 @@ func newGraph(svg js.Value) *graph {
 	return g
 }
 
-// fit sizes the drawing to the space it has (w×h CSS pixels): shrunk to
-// fit when that keeps it at least half size, else full size, scrolling.
-func (g *graph) fit(w, h float64) {
+// setScale shows the drawing at a zoom: its size is the layout's times
+// scale.
+func (g *graph) setScale(scale float64) {
 	l := g.layout
-	if l.Width == 0 || l.Height == 0 {
-		return
-	}
-	scale := min(1, w/l.Width, h/l.Height)
-	if scale < 0.5 {
-		scale = 1
-	}
-	if scale == g.scale {
+	if l.Width == 0 || l.Height == 0 || scale == g.scale {
 		return
 	}
 	g.scale = scale
 	setAttr(g.svg, "width", num(l.Width*scale))
 	setAttr(g.svg, "height", num(l.Height*scale))
+}
+
+// trace highlights a task's upstream and downstream (playground.Lineage)
+// and dims the rest; an empty lineage and task "" take it away.
+func (g *graph) trace(task string, l playground.Lineage) {
+	for _, f := range g.untrace {
+		f()
+	}
+	g.untrace = g.untrace[:0]
+	toggleClass(g.svg, "tracing", task != "")
+	mark := func(name, class string) {
+		if nd := g.nodes[name]; nd != nil {
+			addClass(nd.g, class)
+			g.untrace = append(g.untrace, func() { removeClass(nd.g, class) })
+		}
+	}
+	if task == "" {
+		return
+	}
+	mark(task, "traced")
+	for _, t := range l.Up {
+		mark(t, "up")
+	}
+	for _, t := range l.Down {
+		mark(t, "down")
+	}
+	for _, k := range l.Edges {
+		if e := g.edges[k]; e != nil {
+			addClass(e.path, "lit")
+			g.untrace = append(g.untrace, func() { removeClass(e.path, "lit") })
+		}
+	}
 }
 
 // setGraph lays out the graph (nodes, with key, from

@@ -17,6 +17,7 @@ func main() {
 	a := newApp()
 	a.stateStyles()
 	a.wire()
+	a.wireNav()
 	a.loadURL()
 	select {}
 }

@@ -31,10 +31,13 @@ const (
 	KeyClose                // Escape: close the popover and the share panel
 	KeyActTask              // Enter or space on a task: as a click
 	KeyUndo                 // Ctrl+Z or ⌘Z outside a text field: undo
+	KeyZoomIn               // + or =: zoom the drawing in
+	KeyZoomOut              // -: zoom it out
+	KeyZoomFit              // 0: fit the whole graph
 )
 
 // KeyFor decides what a key (a KeyboardEvent's key) does where it was
-// pressed. ctrl is Ctrl or ⌘ held, alt is Alt held. The timeline keys
+// pressed. The zoom keys (+, -, 0) work where the timeline keys do. ctrl is Ctrl or ⌘ held, alt is Alt held. The timeline keys
 // work everywhere but in text fields; a task takes Enter and space; a
 // button keeps Enter and space for itself.
 func KeyFor(key string, ctrl, alt bool, at Target) Key {
@@ -70,6 +73,12 @@ func KeyFor(key string, ctrl, alt bool, at Target) Key {
 		return KeyFirst
 	case "End":
 		return KeyLast
+	case "+", "=":
+		return KeyZoomIn
+	case "-":
+		return KeyZoomOut
+	case "0":
+		return KeyZoomFit
 	}
 	return KeyNone
 }

@@ -298,6 +298,11 @@ func TestKeyFor(t *testing.T) {
 		{"ArrowRight", true, false, playground.OnPage, playground.KeyNone},
 		{"ArrowRight", false, true, playground.OnPage, playground.KeyNone},
 		{"x", false, false, playground.OnPage, playground.KeyNone},
+		{"+", false, false, playground.OnPage, playground.KeyZoomIn},
+		{"=", false, false, playground.OnControl, playground.KeyZoomIn},
+		{"-", false, false, playground.OnPage, playground.KeyZoomOut},
+		{"0", false, false, playground.OnTask, playground.KeyZoomFit},
+		{"0", false, false, playground.OnText, playground.KeyNone},
 	}
 	for _, tt := range tests {
 		if got := playground.KeyFor(tt.key, tt.ctrl, tt.alt, tt.at); got != tt.want {
@@ -392,6 +397,12 @@ func TestViews(t *testing.T) {
 	if got := p.Focus(fail); fmt.Sprint(got) != "[a b c d]" {
 		t.Errorf("Focus = %v", got)
 	}
+	q := open(t, "", "#script="+b64("attempts 2\nsubmit a\nnext\ncomplete a\nnext\nnext\n")+"&step=end")
+	for k, want := range map[int]string{0: "[]", 1: "[]", 2: "[a]", 4: "[a]", 6: "[a]"} {
+		if got := fmt.Sprint(q.Focus(k)); got != want {
+			t.Errorf("Focus(%d) = %s, want %s", k, got, want)
+		}
+	}
 	if c := p.Caption(); c.Where == "" || !strings.Contains(c.Text, "expect holds") {
 		t.Errorf("caption %+v", c)
 	}
@@ -406,9 +417,21 @@ func TestViews(t *testing.T) {
 			break
 		}
 	}
-	chips, more := w.ReadyLine(60)
-	if len(chips) != 60 || !chips[0].Front || chips[1].Front || more != fmt.Sprintf("+%d more", len(w.Session().Ready())-60) {
-		t.Errorf("%d chips, more %q", len(chips), more)
+	n := len(w.Session().Ready())
+	chips, toggle := w.ReadyLine(false)
+	if len(chips) != playground.ReadyCollapsed || !chips[0].Front || chips[1].Front || toggle != fmt.Sprintf("+%d more", n-playground.ReadyCollapsed) {
+		t.Errorf("collapsed: %d chips, toggle %q", len(chips), toggle)
+	}
+	chips, toggle = w.ReadyLine(true)
+	if len(chips) != min(n, playground.ReadyOpen) || !strings.HasPrefix(toggle, "show fewer") {
+		t.Errorf("open: %d chips, toggle %q", len(chips), toggle)
+	}
+	short := open(t, "", "#script="+b64("submit a\nsubmit b\n")+"&step=end")
+	if chips, toggle := short.ReadyLine(false); len(chips) != 2 || toggle != "" {
+		t.Errorf("a short line: %d chips, toggle %q", len(chips), toggle)
+	}
+	if _, toggle := short.ReadyLine(true); toggle != "" {
+		t.Errorf("a short line, open: toggle %q", toggle)
 	}
 	if v := w.Visits(); v.Count == "" || !strings.Contains(v.Note, "in all so far") {
 		t.Errorf("visits %+v", v)

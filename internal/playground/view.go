@@ -87,11 +87,17 @@ type Chip struct {
 	Front       bool
 }
 
-// ReadyLine returns the READY line at the step shown, front first: at
-// most limit chips, and what to say of the rest ("+57 more"; "" for
-// none).
-func (p *Page) ReadyLine(limit int) (chips []Chip, more string) {
+// ReadyLine returns the READY line at the step shown, front first:
+// collapsed, its first [ReadyCollapsed] chips and a toggle that says how
+// many more wait ("+57 more"); open, up to [ReadyOpen] chips and a toggle
+// to collapse it ("show fewer"). The toggle is "" when there is nothing to
+// open or collapse.
+func (p *Page) ReadyLine(open bool) (chips []Chip, toggle string) {
 	line := p.s.Ready()
+	limit := ReadyCollapsed
+	if open {
+		limit = ReadyOpen
+	}
 	shown := line[:min(len(line), limit)]
 	chips = make([]Chip, len(shown))
 	for i, t := range shown {
@@ -101,10 +107,16 @@ func (p *Page) ReadyLine(limit int) (chips []Chip, more string) {
 			chips[i].Title = t + " — front of the line: next hands it out (click)"
 		}
 	}
-	if n := len(line) - len(shown); n > 0 {
-		more = "+" + strconv.Itoa(n) + " more"
+	switch n := len(line) - len(shown); {
+	case !open && n > 0:
+		toggle = "+" + strconv.Itoa(n) + " more"
+	case open && len(line) > ReadyCollapsed:
+		toggle = "show fewer"
+		if n > 0 {
+			toggle += " (" + strconv.Itoa(n) + " more not listed)"
+		}
 	}
-	return chips, more
+	return chips, toggle
 }
 
 // DLQRow is an entry of the dead-letter queue as shown.
@@ -253,21 +265,24 @@ func clamp(k, n int) int {
 }
 
 // Focus returns the tasks to bring into view when following the action
-// at step k: those the step changed, or the task of a refused submit, or
-// the task its command names; nil for a step about no task.
+// at step k: those the step changed, or the tasks of a refused cycle, or
+// the task its command names. A step about no task (a next with nothing
+// READY, a setting) focuses on the latest step before it that is about
+// one; nil if none is.
+//
+// The cost is O(events of the steps looked at).
 func (p *Page) Focus(k int) []string {
 	s := p.s
-	if k < 1 || k > s.Len() {
-		return nil
-	}
-	if c := s.Cycle(k); c != nil {
-		return slices.Compact(slices.Clone(c))
-	}
-	if t := p.Changed(k-1, k); len(t) > 0 {
-		return t
-	}
-	if t := s.Step(k).Command.Task; t != "" {
-		return []string{t}
+	for k = min(k, s.Len()); k >= 1; k-- {
+		if c := s.Cycle(k); c != nil {
+			return slices.Compact(slices.Clone(c))
+		}
+		if t := p.Changed(k-1, k); len(t) > 0 {
+			return t
+		}
+		if t := s.Step(k).Command.Task; t != "" {
+			return []string{t}
+		}
 	}
 	return nil
 }

@@ -1,0 +1,189 @@
+package playground
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// Zoom limits: the drawing is shown between a fiftieth of its size and three
+// times it.
+const (
+	MinZoom = 0.02
+	MaxZoom = 3
+	// ZoomFactor is what one press of + or − multiplies the zoom by.
+	ZoomFactor = 1.25
+)
+
+// ClampZoom keeps a zoom within [MinZoom, MaxZoom].
+func ClampZoom(z float64) float64 {
+	if math.IsNaN(z) || z <= 0 {
+		return 1
+	}
+	return min(MaxZoom, max(MinZoom, z))
+}
+
+// FitZoom returns the zoom at which a drawing of w×h fits a view of
+// vw×vh: never above 1 (a small graph is shown at its size), and never below
+// MinZoom.
+func FitZoom(w, h, vw, vh float64) float64 {
+	if w <= 0 || h <= 0 || vw <= 0 || vh <= 0 {
+		return 1
+	}
+	return ClampZoom(min(1, vw/w, vh/h))
+}
+
+// WheelZoom returns the zoom after a wheel turn of deltaY pixels with Ctrl
+// held (a trackpad's pinch arrives as one): up zooms in, smoothly.
+func WheelZoom(z, deltaY float64) float64 {
+	return ClampZoom(z * math.Exp(-deltaY/300))
+}
+
+// Scroll is where a scrolled view is: its scroll offsets and its size, in
+// the pixels of the content.
+type Scroll struct {
+	Left, Top, Width, Height float64
+}
+
+// ZoomAround returns the scroll offsets that keep the point (x, y) of the
+// view (relative to its top left corner) over the same spot of the drawing
+// when the zoom goes from z0 to z1.
+func ZoomAround(v Scroll, z0, z1, x, y float64) (left, top float64) {
+	r := z1 / z0
+	return max(0, (v.Left+x)*r-x), max(0, (v.Top+y)*r-y)
+}
+
+// Centre returns the scroll offsets that put the point (x, y) of the
+// content in the middle of the view (as near as the edges allow).
+func Centre(v Scroll, x, y float64) (left, top float64) {
+	return max(0, x-v.Width/2), max(0, y-v.Height/2)
+}
+
+// Follow returns the scroll offsets that bring the point (x, y) of the
+// content into view with a margin, centring it, and whether the view has
+// to move at all: a task already in view stays where it is.
+func Follow(v Scroll, x, y, margin float64) (left, top float64, move bool) {
+	left, top = v.Left, v.Top
+	cl, ct := Centre(v, x, y)
+	if x < v.Left+margin || x > v.Left+v.Width-margin {
+		left, move = cl, true
+	}
+	if y < v.Top+margin || y > v.Top+v.Height-margin {
+		top, move = ct, true
+	}
+	return left, top, move
+}
+
+// Find returns the task a search names: the task of exactly that name,
+// else the first (in arrival order) whose name starts with it, else the
+// first that contains it, ignoring case; false if none does.
+//
+// The cost is O(tasks).
+func (p *Page) Find(query string) (string, bool) {
+	q := strings.ToLower(strings.TrimSpace(query))
+	if q == "" {
+		return "", false
+	}
+	nodes, _ := GraphNodes(p.s.GraphAt(StepEnd))
+	prefix, contains := "", ""
+	for _, n := range nodes {
+		name := strings.ToLower(n.Name)
+		switch {
+		case name == q:
+			return n.Name, true
+		case prefix == "" && strings.HasPrefix(name, q):
+			prefix = n.Name
+		case contains == "" && strings.Contains(name, q):
+			contains = n.Name
+		}
+	}
+	if prefix != "" {
+		return prefix, true
+	}
+	return contains, contains != ""
+}
+
+// TaskNames returns the name of every task of the drawing, in arrival
+// order, for the find box to suggest.
+func (p *Page) TaskNames() []string {
+	nodes, _ := GraphNodes(p.s.GraphAt(StepEnd))
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Name
+	}
+	return out
+}
+
+// Lineage is what hovering a task highlights: every task it waits on,
+// transitively (Up), every task that waits on it (Down), and the edges
+// between them, as [dependency, dependent] pairs.
+type Lineage struct {
+	Up, Down []string
+	Edges    [][2]string
+}
+
+// Lineage returns the upstream and downstream of a task in the whole
+// script's graph, nearest first.
+//
+// The cost is O(tasks + edges).
+func (p *Page) Lineage(task string) Lineage {
+	nodes, _ := GraphNodes(p.s.GraphAt(StepEnd))
+	deps := make(map[string][]string, len(nodes))
+	dependents := make(map[string][]string, len(nodes))
+	for _, n := range nodes {
+		deps[n.Name] = n.Deps
+		for _, d := range n.Deps {
+			dependents[d] = append(dependents[d], n.Name)
+		}
+	}
+	var l Lineage
+	walk := func(next map[string][]string, up bool) []string {
+		seen := map[string]bool{task: true}
+		var out []string
+		queue := []string{task}
+		for len(queue) > 0 {
+			t := queue[0]
+			queue = queue[1:]
+			for _, u := range next[t] {
+				if up {
+					l.Edges = append(l.Edges, [2]string{u, t})
+				} else {
+					l.Edges = append(l.Edges, [2]string{t, u})
+				}
+				if !seen[u] {
+					seen[u] = true
+					out = append(out, u)
+					queue = append(queue, u)
+				}
+			}
+		}
+		return out
+	}
+	l.Up = walk(deps, true)
+	l.Down = walk(dependents, false)
+	slices.SortFunc(l.Edges, func(a, b [2]string) int {
+		if c := strings.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	l.Edges = slices.Compact(l.Edges)
+	return l
+}
+
+// AutoZoom returns the zoom a drawing is first shown at: shrunk to fit
+// the view while that keeps it at least half its size, else at its size,
+// scrolled (and followed: see [Follow]), so that names stay readable.
+func AutoZoom(w, h, vw, vh float64) float64 {
+	if z := FitZoom(w, h, vw, vh); z >= 0.5 {
+		return z
+	}
+	return 1
+}
+
+// READY line lengths: collapsed, the line lists its front few and says how
+// many more wait; opened, it lists up to ReadyOpen.
+const (
+	ReadyCollapsed = 12
+	ReadyOpen      = 500
+)

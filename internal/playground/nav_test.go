@@ -1,0 +1,101 @@
+package playground_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dagq/dagq/internal/playground"
+)
+
+func TestZoom(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"SmallGraphAtItsSize", playground.FitZoom(300, 200, 800, 600), 1},
+		{"WideGraphShrunk", playground.FitZoom(1600, 300, 800, 600), 0.5},
+		{"TallGraphShrunk", playground.FitZoom(200, 2400, 800, 600), 0.25},
+		{"HugeGraphAtTheLeast", playground.FitZoom(1e6, 300, 800, 600), playground.MinZoom},
+		{"EmptyView", playground.FitZoom(300, 200, 0, 0), 1},
+		{"ClampHigh", playground.ClampZoom(10), playground.MaxZoom},
+		{"ClampNaN", playground.ClampZoom(math.NaN()), 1},
+		{"WheelUpZoomsIn", math.Round(playground.WheelZoom(1, -300)*1000) / 1000, math.Round(math.E*1000) / 1000},
+		{"WheelDownZoomsOut", playground.WheelZoom(0.2, 3000), playground.MinZoom},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+// TestZoomAroundKeepsThePointStill is a property test: the spot of the
+// drawing under the pointer stays under it.
+func TestZoomAroundKeepsThePointStill(t *testing.T) {
+	t.Parallel()
+	seed := rand.Uint64()
+	rng := rand.New(rand.NewPCG(seed, 3))
+	for i := range 1000 {
+		v := playground.Scroll{Left: rng.Float64() * 2000, Top: rng.Float64() * 2000, Width: 800, Height: 600}
+		z0, z1 := 0.1+rng.Float64()*2, 0.1+rng.Float64()*2
+		x, y := rng.Float64()*v.Width, rng.Float64()*v.Height
+		left, top := playground.ZoomAround(v, z0, z1, x, y)
+		// The drawing's point under the pointer, before and after.
+		bx, by := (v.Left+x)/z0, (v.Top+y)/z0
+		ax, ay := (left+x)/z1, (top+y)/z1
+		if (left > 0 && math.Abs(ax-bx) > 1e-6) || (top > 0 && math.Abs(ay-by) > 1e-6) {
+			t.Fatalf("case %d (seed %d): (%v, %v) moved to (%v, %v)", i, seed, bx, by, ax, ay)
+		}
+	}
+}
+
+func TestFollow(t *testing.T) {
+	t.Parallel()
+	v := playground.Scroll{Left: 100, Top: 100, Width: 800, Height: 600}
+	for _, tt := range []struct {
+		x, y      float64
+		left, top float64
+		move      bool
+	}{
+		{500, 400, 100, 100, false}, // in view: stays
+		{3000, 400, 2600, 100, true},
+		{500, 5000, 100, 4700, true},
+		{10, 10, 0, 0, true},
+	} {
+		left, top, move := playground.Follow(v, tt.x, tt.y, 60)
+		if left != tt.left || top != tt.top || move != tt.move {
+			t.Errorf("Follow to (%v, %v) = %v, %v, %v; want %v, %v, %v", tt.x, tt.y, left, top, move, tt.left, tt.top, tt.move)
+		}
+	}
+}
+
+func TestFindAndLineage(t *testing.T) {
+	t.Parallel()
+	p := open(t, "", "#script="+b64("submit fetch\nsubmit parse fetch\nsubmit Parse2 parse\nsubmit index parse zz\nsubmit other\n")+"&step=end")
+	for q, want := range map[string]string{"parse": "parse", "PAR": "parse", "2": "Parse2", "z": "zz", " index ": "index"} {
+		if got, ok := p.Find(q); !ok || got != want {
+			t.Errorf("Find(%q) = %q, %v; want %q", q, got, ok, want)
+		}
+	}
+	if _, ok := p.Find("nope"); ok {
+		t.Error("Find(nope) found something")
+	}
+	if _, ok := p.Find(" "); ok {
+		t.Error("an empty search found something")
+	}
+	if got := fmt.Sprint(p.TaskNames()); got != "[fetch parse Parse2 zz index other]" {
+		t.Errorf("TaskNames = %s", got)
+	}
+	l := p.Lineage("parse")
+	if fmt.Sprint(l.Up) != "[fetch]" || fmt.Sprint(l.Down) != "[Parse2 index]" {
+		t.Errorf("lineage of parse: up %v, down %v", l.Up, l.Down)
+	}
+	if fmt.Sprint(l.Edges) != "[[fetch parse] [parse Parse2] [parse index]]" {
+		t.Errorf("edges %v", l.Edges)
+	}
+	if l := p.Lineage("other"); len(l.Up)+len(l.Down)+len(l.Edges) != 0 {
+		t.Errorf("a lone task has lineage %+v", l)
+	}
+}

@@ -1,0 +1,180 @@
+package site_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// Moving about big graphs: zoom, pan, fit, follow, find, hover, and the
+// READY line's toggle.
+
+func TestZoomPanAndFit(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=wide-1000&step=40")
+	width := func() float64 {
+		return eval[float64](t, ctx, `document.querySelector('#graph').getBoundingClientRect().width`)
+	}
+	label := func() string { return text(t, ctx, "#zoom-label") }
+	if label() != "100%" {
+		t.Fatalf("wide-1000 starts at %s, want 100%% (readable, scrolled)", label())
+	}
+	// At full size, drag the background to pan.
+	left0 := eval[float64](t, ctx, `document.querySelector('#scroller').scrollLeft`)
+	bg := eval[[]float64](t, ctx, `(r => [r.left + 20, r.top + 12])(document.querySelector('#scroller').getBoundingClientRect())`)
+	// Drag towards the side there is room to scroll to.
+	dx := -100.0
+	if left0 > 200 {
+		dx = 100
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.MouseEvent(chromedp.MousePressed, bg[0]+200, bg[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(chromedp.MouseMoved, bg[0]+200+dx/2, bg[1], chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, bg[0]+200+dx, bg[1], chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseReleased, bg[0]+200+dx, bg[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if left := eval[float64](t, ctx, `document.querySelector('#scroller').scrollLeft`); left-left0 > -dx+10 || left-left0 < -dx-10 {
+		t.Errorf("dragging %v px scrolled from %v to %v", dx, left0, left)
+	}
+	w0 := width()
+	click(t, ctx, "#zoom-out")
+	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "80%"`)
+	if w := width(); w >= w0*0.85 || w <= w0*0.75 {
+		t.Errorf("zoomed out to 80%%, the drawing is %v px wide, was %v", w, w0)
+	}
+	click(t, ctx, "#zoom-in")
+	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "100%"`)
+	click(t, ctx, "#zoom-fit")
+	waitFor(t, ctx, `document.querySelector('#graph').getBoundingClientRect().width <= document.querySelector('#scroller').clientWidth`)
+	fit := label()
+
+	// Ctrl+wheel zooms (a trackpad's pinch arrives as one); a plain wheel
+	// does not.
+	r := eval[[]float64](t, ctx, `(r => [r.left + r.width / 2, r.top + r.height / 2])(document.querySelector('#scroller').getBoundingClientRect())`)
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector('#scroller').dispatchEvent(new WheelEvent('wheel',
+		{deltaY: -300, ctrlKey: true, clientX: %v, clientY: %v, bubbles: true, cancelable: true}))`, r[0], r[1]))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelector('#zoom-label').textContent !== %q`, fit))
+	if z, _ := strconv.Atoi(strings.TrimSuffix(label(), "%")); z <= 0 {
+		t.Errorf("zoom label %q", label())
+	}
+
+	// Keys: + and - zoom, 0 fits.
+	chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
+	press(t, ctx, "0")
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelector('#zoom-label').textContent === %q`, fit))
+	press(t, ctx, "+")
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelector('#zoom-label').textContent !== %q`, fit))
+	press(t, ctx, "-")
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelector('#zoom-label').textContent === %q`, fit))
+
+}
+
+// TestFollowTheActionOnALongChain: each step brings the task it changed
+// into view.
+func TestFollowTheActionOnALongChain(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=chain-200&step=300")
+	inView := func(task string) bool {
+		return eval[bool](t, ctx, fmt.Sprintf(`(() => { const g = document.querySelector('#graph g[data-task=%q]').getBoundingClientRect(),
+			s = document.querySelector('#scroller').getBoundingClientRect();
+			return g.top >= s.top && g.bottom <= s.bottom && g.left >= s.left && g.right <= s.right; })()`, task))
+	}
+	if !inView("step-049") {
+		t.Error("opened at step 300, step-049 (handed out by it) is not in view")
+	}
+	click(t, ctx, "#step-last")
+	waitStep(t, ctx, libraryLen(t, "chain-200"))
+	waitFor(t, ctx, `document.querySelector('#graph g[data-task="step-200"]').dataset.state === "SUCCEEDED"`)
+	if !inView("step-200") {
+		t.Error("at the last step, step-200 is not in view")
+	}
+	// Without follow, the view stays.
+	click(t, ctx, "#follow")
+	top := eval[float64](t, ctx, `document.querySelector('#scroller').scrollTop`)
+	click(t, ctx, "#step-first")
+	waitStep(t, ctx, 0)
+	click(t, ctx, "#step-forward")
+	waitStep(t, ctx, 1)
+	if got := eval[float64](t, ctx, `document.querySelector('#scroller').scrollTop`); got != top {
+		t.Errorf("with follow off, the view moved from %v to %v", top, got)
+	}
+}
+
+func TestFindATaskByName(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=wide-1000&step=end")
+	if n := eval[int](t, ctx, `document.querySelectorAll('#task-names option').length`); n != 1002 {
+		t.Errorf("the find box suggests %d names, want 1002", n)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#find"), "SHARD-0777"+kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.activeElement && document.activeElement.dataset.task === "shard-0777"`)
+	if !eval[bool](t, ctx, `(() => { const g = document.querySelector('#graph g[data-task="shard-0777"]').getBoundingClientRect(),
+		s = document.querySelector('#scroller').getBoundingClientRect(); return g.top >= s.top && g.bottom <= s.bottom; })()`) {
+		t.Error("the task found is not in view")
+	}
+	chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('#find').value = ''`))
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#find"), "nothing-like-it"+kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.querySelector('#notice').textContent.includes('No task')`)
+}
+
+func TestHoverHighlightsUpstreamAndDownstream(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=end")
+	r := eval[[]float64](t, ctx, `(r => [r.left + r.width / 2, r.top + r.height / 2])(document.querySelector('#graph g[data-task="b"]').getBoundingClientRect())`)
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, r[0], r[1])); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.querySelector('#graph').classList.contains('tracing')`)
+	got := eval[map[string]string](t, ctx, `Object.fromEntries(Array.from(document.querySelectorAll('#graph g[data-task]'),
+		g => [g.dataset.task, ['traced', 'up', 'down'].filter(c => g.classList.contains(c)).join(' ')]))`)
+	if want := map[string]string{"a": "up", "b": "traced", "c": "", "d": "down"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("hovering b marks %v, want %v", got, want)
+	}
+	if lit := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#graph .edge.lit'), e => e.dataset.from + '>' + e.dataset.to).sort()`); fmt.Sprint(lit) != "[a>b b>d]" {
+		t.Errorf("lit edges %v, want a>b and b>d", lit)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, 5, 5)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `!document.querySelector('#graph').classList.contains('tracing') && !document.querySelector('#graph .lit')`)
+}
+
+func TestLongReadyLineCollapses(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=wide-1000&step=end")
+	click(t, ctx, "#step-first")
+	// Find a step with a long READY line: after download completes.
+	for i := 0; i < 3000 && eval[int](t, ctx, `document.querySelector('#ready-more').hidden ? 0 : 1`) == 0; i += 50 {
+		chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(s => { s.value = %d; s.dispatchEvent(new Event('input')); })(document.querySelector('#step-slider'))`, i)))
+	}
+	waitFor(t, ctx, `!document.querySelector('#ready-more').hidden`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('#ready-line li').length`); n != 12 {
+		t.Errorf("collapsed, the READY line lists %d chips, want 12", n)
+	}
+	more := text(t, ctx, "#ready-more")
+	if !strings.HasPrefix(more, "+") || !strings.HasSuffix(more, " more") {
+		t.Errorf("toggle %q", more)
+	}
+	click(t, ctx, "#ready-more")
+	waitFor(t, ctx, `document.querySelectorAll('#ready-line li').length > 12`)
+	if got := text(t, ctx, "#ready-more"); !strings.HasPrefix(got, "show fewer") {
+		t.Errorf("open, the toggle says %q", got)
+	}
+	click(t, ctx, "#ready-more")
+	waitFor(t, ctx, `document.querySelectorAll('#ready-line li').length === 12`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('#counts li[data-state]').length`); n == 0 {
+		t.Error("no counts per state")
+	}
+}

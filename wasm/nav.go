@@ -1,0 +1,201 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"math"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/dagq/dagq/internal/playground"
+)
+
+// wireNav connects what moves about a big drawing: zoom (buttons, Ctrl+
+// wheel, which is also a trackpad's pinch, and a two-finger pinch), pan by
+// dragging, fit, find a task, the highlight of a hovered task's lineage,
+// and the READY line's toggle.
+func (a *app) wireNav() {
+	e := &a.el
+	on(e.zoomIn, "click", func(dom.Event) { a.zoomTo(a.g.scale*playground.ZoomFactor, -1, -1) })
+	on(e.zoomOut, "click", func(dom.Event) { a.zoomTo(a.g.scale/playground.ZoomFactor, -1, -1) })
+	on(e.zoomFit, "click", func(dom.Event) { a.zoomFit() })
+	on(e.scroller, "wheel", func(ev dom.Event) {
+		w := ev.Underlying()
+		if !w.Get("ctrlKey").Bool() {
+			return // a plain wheel scrolls
+		}
+		ev.PreventDefault()
+		x, y := a.pointer(w)
+		a.zoomTo(playground.WheelZoom(a.g.scale, w.Get("deltaY").Float()), x, y)
+	})
+
+	// Pan with one pointer on the background, pinch with two.
+	type pt struct{ x, y float64 }
+	pointers := map[int]pt{}
+	var pinch float64 // the distance between two pointers when last seen
+	on(e.scroller, "pointerdown", func(ev dom.Event) {
+		p := ev.Underlying()
+		if p.Get("button").Int() != 0 || ev.Target().Underlying().Call("closest", "g[data-task]").Truthy() {
+			return
+		}
+		if x, y := a.pointer(p); x > e.scroller.Get("clientWidth").Float() || y > e.scroller.Get("clientHeight").Float() {
+			return // on a scroll bar
+		}
+		pointers[p.Get("pointerId").Int()] = pt{p.Get("clientX").Float(), p.Get("clientY").Float()}
+		e.scroller.Call("setPointerCapture", p.Get("pointerId"))
+		addClass(e.scroller, "panning")
+		pinch = 0
+	})
+	on(e.scroller, "pointermove", func(ev dom.Event) {
+		p := ev.Underlying()
+		id := p.Get("pointerId").Int()
+		last, ok := pointers[id]
+		if !ok {
+			return
+		}
+		now := pt{p.Get("clientX").Float(), p.Get("clientY").Float()}
+		pointers[id] = now
+		switch len(pointers) {
+		case 1:
+			sc := e.scroller
+			sc.Set("scrollLeft", sc.Get("scrollLeft").Float()-(now.x-last.x))
+			sc.Set("scrollTop", sc.Get("scrollTop").Float()-(now.y-last.y))
+		case 2:
+			var ps []pt
+			for _, q := range pointers {
+				ps = append(ps, q)
+			}
+			d := math.Hypot(ps[0].x-ps[1].x, ps[0].y-ps[1].y)
+			if pinch > 0 && d > 0 {
+				r := e.scroller.Call("getBoundingClientRect")
+				mx := (ps[0].x+ps[1].x)/2 - r.Get("left").Float()
+				my := (ps[0].y+ps[1].y)/2 - r.Get("top").Float()
+				a.zoomTo(a.g.scale*d/pinch, mx, my)
+			}
+			pinch = d
+		}
+	})
+	end := func(ev dom.Event) {
+		delete(pointers, ev.Underlying().Get("pointerId").Int())
+		pinch = 0
+		if len(pointers) == 0 {
+			removeClass(e.scroller, "panning")
+		}
+	}
+	on(e.scroller, "pointerup", end)
+	on(e.scroller, "pointercancel", end)
+
+	// Hover: a task's upstream and downstream.
+	on(a.g.svg, "mouseover", func(ev dom.Event) {
+		g := ev.Target().Underlying().Call("closest", "g[data-task]")
+		if !g.Truthy() {
+			return
+		}
+		a.trace(g.Get("dataset").Get("task").String())
+	})
+	on(a.g.svg, "mouseleave", func(dom.Event) { a.trace("") })
+	on(a.g.svg, "focusin", func(ev dom.Event) {
+		if g := ev.Target().Underlying().Call("closest", "g[data-task]"); g.Truthy() {
+			a.trace(g.Get("dataset").Get("task").String())
+		}
+	})
+	on(a.g.svg, "focusout", func(dom.Event) { a.trace("") })
+
+	// Find.
+	find := func() {
+		q := e.find.Get("value").String()
+		if strings.TrimSpace(q) == "" {
+			return
+		}
+		task, ok := a.p.Find(q)
+		if !ok {
+			a.notify("No task is named like “"+q+"”.", false)
+			return
+		}
+		a.unnotify()
+		a.show(task)
+	}
+	on(e.find, "change", func(dom.Event) { find() })
+	on(e.find, "keydown", func(ev dom.Event) {
+		if ev.(*dom.KeyboardEvent).Key() == "Enter" {
+			ev.PreventDefault()
+			find()
+		}
+	})
+
+	on(e.readyMore, "click", func(dom.Event) {
+		a.readyOpen = !a.readyOpen
+		a.renderReady(false, nil)
+	})
+}
+
+// pointer returns where a mouse or wheel event is in the scroller's view.
+func (a *app) pointer(ev js.Value) (x, y float64) {
+	r := a.el.scroller.Call("getBoundingClientRect")
+	return ev.Get("clientX").Float() - r.Get("left").Float(), ev.Get("clientY").Float() - r.Get("top").Float()
+}
+
+// zoomTo zooms the drawing, keeping the point (x, y) of the view still
+// (the view's centre for x, y < 0).
+func (a *app) zoomTo(z float64, x, y float64) {
+	z = playground.ClampZoom(z)
+	v := a.view()
+	if x < 0 || y < 0 {
+		x, y = v.Width/2, v.Height/2
+	}
+	z0 := a.g.scale
+	if z0 == 0 || z == z0 {
+		return
+	}
+	a.zoom = z
+	a.fit()
+	left, top := playground.ZoomAround(v, z0, z, x, y)
+	a.el.scroller.Set("scrollLeft", left)
+	a.el.scroller.Set("scrollTop", top)
+}
+
+// zoomFit zooms so that the whole graph shows.
+func (a *app) zoomFit() {
+	l, v := a.g.layout, a.view()
+	a.zoomTo(playground.FitZoom(l.Width, l.Height, v.Width-16, v.Height-50), -1, -1)
+}
+
+// show brings a task into view, centred, gives it the focus and makes it
+// flash.
+func (a *app) show(task string) {
+	x, y, ok := a.inContent(task)
+	if !ok {
+		return
+	}
+	left, top := playground.Centre(a.view(), x, y)
+	a.el.scroller.Set("scrollLeft", left)
+	a.el.scroller.Set("scrollTop", top)
+	if nd := a.g.nodes[task]; nd != nil {
+		nd.g.Call("focus", map[string]any{"preventScroll": true})
+		a.g.pulse(task, "found")
+	}
+}
+
+// trace highlights the lineage of a task; "" takes the highlight away.
+func (a *app) trace(task string) {
+	if task == a.traced {
+		return
+	}
+	a.traced = task
+	var l playground.Lineage
+	if task != "" {
+		l = a.p.Lineage(task)
+	}
+	a.g.trace(task, l)
+}
+
+// listNames fills the find box's suggestions with the drawing's tasks.
+func (a *app) listNames() {
+	var b strings.Builder
+	for _, n := range a.p.TaskNames() {
+		b.WriteString(`<option value="` + xmlEscape(n) + `">`)
+	}
+	a.el.names.Set("innerHTML", b.String())
+}
