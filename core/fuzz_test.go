@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dagq/dagq/incremental"
 )
@@ -13,9 +14,13 @@ import (
 // TestPropertyRandomSequences after every operation.
 //
 // The input is readable text; spaces are skipped. The first byte is the
-// number of attempts, '1', '2' or '3' (any other byte b: 1 + b%3). Then come
-// commands, one byte each, most followed by a name byte ('a'–'f'; any other
-// byte b names the (b%6)-th):
+// number of attempts and the clock's configuration: '1', '2' or '3'
+// attempts with neither leases nor backoff; '4', '5', '6' for 1, 2, 3
+// attempts with leases of 10s and a backoff of 1s doubling up to 4s; '7',
+// '8', '9' the same with full jitter (seed 7). Any other byte b: 1 + b%3
+// attempts and the (b/3%3)-th of those three clocks. Then come commands,
+// one byte each, most followed by a name byte ('a'–'f'; any other byte b
+// names the (b%6)-th):
 //
 //	d X   add X to the dependencies of the next submit
 //	i     add the empty (invalid) name to them
@@ -36,17 +41,25 @@ import (
 //	      new list
 //	b     SubmitBatch the batch (perhaps empty), and start a new one; a
 //	      batch still open at the end is submitted too
+//	h X   heartbeat X's current lease (its latest if it is not running)
+//	e X   complete X with a lease of it that expired
+//	v     advance the clock by 1s
+//	l     advance the clock by 10s
+//	m     advance the clock to the next timer (by 0 if none)
 //
-// Any other command byte b means the (b%16)-th command above.
+// Any other command byte b means the (b%21)-th command above.
 //
 // For example "1 sa da sb da sc db dc sd n fa ra" is a diamond, d over b and
 // c over a, where a dies at its only attempt, blocking b, c and d, and is
 // redriven, releasing them; "1 db ua dc ub da uc b" is a batch whose tasks
-// wait on each other in a cycle, refused whole.
+// wait on each other in a cycle, refused whole; "6 sa db sb n l ea m n l"
+// is a lease that expires, is refused as expired, and whose retry falls
+// due and expires again.
 func FuzzOps(f *testing.F) {
 	f.Add([]byte("1 sa da sb da sc db dc sd n fa ra n ca n cb n cc n cd"))
 	f.Add([]byte("db sa dc sb da sc k"))
 	f.Add([]byte("2 db ua dc ub uc b n cc n cb n ca"))
+	f.Add([]byte("6 sa db sb n l ea m n l"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 600 {
 			data = data[:600]
@@ -63,7 +76,7 @@ func FuzzOps(f *testing.F) {
 var fuzzPool = poolNames(6)
 
 // fuzzCommands lists the command bytes in the order other bytes map to them.
-const fuzzCommands = "disnco" + "wxtfpqrk" + "ub"
+const fuzzCommands = "disnco" + "wxtfpqrk" + "ub" + "hevlm"
 
 // runFuzzOps decodes data and runs it; on failure it shrinks the sequence
 // and describes both.
@@ -73,6 +86,7 @@ func runFuzzOps(data []byte, strategy string) error {
 		return nil
 	}
 	cfg := seqConfig{maxAttempts: fuzzAttempts(data[0]), strategy: strategy}
+	cfg.leaseTimeout, cfg.backoff = fuzzClock(data[0])
 	h, err := newHarness(cfg)
 	if err != nil {
 		return err
@@ -129,6 +143,15 @@ func runFuzzOps(data []byte, strategy string) error {
 				continue
 			}
 			o = h.fixLastCycle()
+		case 'v':
+			o = op{kind: opAdvance, dur: time.Second}
+		case 'l':
+			o = op{kind: opAdvance, dur: 10 * time.Second}
+		case 'm':
+			o = op{kind: opAdvance}
+			if at, ok := h.nextTimer(); ok {
+				o.dur, o.to = at, true
+			}
 		default:
 			i++
 			o = op{task: name(i), msg: "boom"}
@@ -151,6 +174,10 @@ func runFuzzOps(data []byte, strategy string) error {
 				o.kind, o.lease = opFail, leaseStale
 			case 'r':
 				o.kind = opRedrive
+			case 'h':
+				o.kind = opHeartbeat
+			case 'e':
+				o.kind, o.lease = opComplete, leaseExpired
 			}
 		}
 		ops = append(ops, o)
@@ -162,8 +189,25 @@ func runFuzzOps(data []byte, strategy string) error {
 }
 
 func fuzzAttempts(b byte) int {
-	if b >= '1' && b <= '3' {
-		return int(b - '0')
+	if b >= '1' && b <= '9' {
+		return 1 + int(b-'1')%3
 	}
 	return 1 + int(b)%3
+}
+
+// fuzzClock is the lease timeout and backoff the first byte says.
+func fuzzClock(b byte) (time.Duration, Backoff) {
+	mode := int(b) / 3 % 3
+	if b >= '1' && b <= '9' {
+		mode = int(b-'1') / 3
+	}
+	backoff := Backoff{Base: time.Second, Factor: 2, Max: 4 * time.Second}
+	switch mode {
+	case 1:
+		return 10 * time.Second, backoff
+	case 2:
+		backoff.Jitter, backoff.Seed = JitterFull, 7
+		return 10 * time.Second, backoff
+	}
+	return 0, Backoff{}
 }

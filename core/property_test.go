@@ -164,6 +164,30 @@ type seqConfig struct {
 	// autoRedrive, if above 0, makes OnEvent redrive every task that dies,
 	// at most autoRedrive times per task.
 	autoRedrive int
+	// Time: Config.LeaseTimeout and Config.Backoff.
+	leaseTimeout time.Duration
+	backoff      Backoff
+}
+
+// randomTime picks a random time configuration: a quarter each with
+// neither leases nor backoff, leases only, backoff only, and both; the
+// backoff with a random base, factor (0 among them), cap (none among
+// them), jitter and seed.
+func randomTime(r *rand.Rand) (time.Duration, Backoff) {
+	var lease time.Duration
+	var b Backoff
+	mode := r.IntN(4)
+	if mode&1 != 0 {
+		lease = []time.Duration{time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second}[r.IntN(4)]
+	}
+	if mode&2 != 0 {
+		b.Base = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second}[r.IntN(3)]
+		b.Factor = []float64{0, 1, 1.5, 2, 3}[r.IntN(5)]
+		b.Max = []time.Duration{0, b.Base, 4 * b.Base, 20 * time.Second}[r.IntN(4)]
+		b.Jitter = Jitter(r.IntN(3))
+		b.Seed = r.Uint64()
+	}
+	return lease, b
 }
 
 // runSeed generates and runs the sequence of one seed, with an OnEvent that
@@ -173,6 +197,7 @@ func runSeed(seed uint64, auto bool) error {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	strategies := incremental.Names()
 	cfg := seqConfig{maxAttempts: 1 + r.IntN(3), strategy: strategies[r.IntN(len(strategies))]}
+	cfg.leaseTimeout, cfg.backoff = randomTime(r)
 	rerun := fmt.Sprintf("go test ./core -run 'TestPropertyRandomSequences$' -seed=%d", seed)
 	if auto {
 		cfg.maxAttempts = 1 + r.IntN(2) // deaths are common
@@ -225,6 +250,12 @@ func scenario(cfg seqConfig, ops []op) string {
 		strategy = incremental.Default
 	}
 	fmt.Fprintf(&b, "\tattempts %d\n\tstrategy %s\n", cfg.maxAttempts, strategy)
+	if cfg.leaseTimeout > 0 {
+		fmt.Fprintf(&b, "\tlease %v\n", cfg.leaseTimeout)
+	}
+	if bo := cfg.backoff; bo.Base > 0 {
+		fmt.Fprintf(&b, "\tbackoff %v %v %v\n\tjitter %s %d\n", bo.Base, bo.Factor, bo.Max, bo.Jitter, bo.Seed)
+	}
 	if cfg.autoRedrive > 0 {
 		fmt.Fprintf(&b, "\t# OnEvent redrives every task that dies, at most %d times per task\n", cfg.autoRedrive)
 	}
@@ -335,6 +366,8 @@ const (
 	opFail
 	opRedrive
 	opBatch
+	opAdvance   // Advance(dur), or AdvanceTo(dur) if to
+	opHeartbeat // Heartbeat of task's lease (op.lease)
 )
 
 // leaseChoice says which lease a complete or fail presents.
@@ -346,11 +379,12 @@ const (
 	leaseForged                      // a lease id never handed out
 	leaseOther                       // another running task's lease id under this task's name
 	leaseTampered                    // the current lease id with another attempt number
+	leaseExpired                     // a lease of the task that expired
 )
 
 var leaseNotes = [...]string{leaseCurrent: "", leaseStale: " # stale lease",
 	leaseForged: " # forged lease", leaseOther: " # another task's lease id",
-	leaseTampered: " # current lease id, wrong attempt"}
+	leaseTampered: " # current lease id, wrong attempt", leaseExpired: " # an expired lease"}
 
 // op is one operation, concrete enough to replay on a fresh queue.
 type op struct {
@@ -361,6 +395,8 @@ type op struct {
 	permanent bool
 	msg       string
 	batch     []Task // opBatch: the tasks, in order
+	dur       time.Duration
+	to        bool // opAdvance: AdvanceTo(dur) rather than Advance(dur)
 }
 
 // sayName writes a name as the scenario language does, quoted if it
@@ -411,6 +447,13 @@ func (o op) String() string {
 		return "redrive " + name(o.task)
 	case opBatch:
 		return "batch " + batchString(o.batch) + " # SubmitBatch, each [task deps...]"
+	case opAdvance:
+		if o.to {
+			return fmt.Sprintf("advance to %v # AdvanceTo", o.dur)
+		}
+		return fmt.Sprintf("advance %v", o.dur)
+	case opHeartbeat:
+		return "heartbeat " + name(o.task) + leaseNotes[o.lease]
 	}
 	return fmt.Sprintf("op(%d)", o.kind)
 }
@@ -433,7 +476,14 @@ func (g *generator) next() op {
 		return h.fixLastCycle()
 	}
 	// Weights in percent: submit 35, next 25, complete 15, fail 15, redrive 10;
-	// churning: submit 8, next 35, complete 4, fail 33, redrive 20.
+	// churning: submit 8, next 35, complete 4, fail 33, redrive 20. Then,
+	// besides, one in six an advance of the clock or a heartbeat.
+	if r.IntN(6) == 0 {
+		if r.IntN(3) == 0 {
+			return op{kind: opHeartbeat, task: g.leaseTask(), lease: g.leaseChoice()}
+		}
+		return g.advance()
+	}
 	n := r.IntN(100)
 	if g.churn {
 		switch m := n; {
@@ -472,6 +522,28 @@ func (g *generator) next() op {
 }
 
 func (g *generator) any() string { return g.pool[g.r.IntN(len(g.pool))] }
+
+// advance moves the clock: often exactly to the next timer or just short of
+// it (where ties and boundaries are), else by a random step, now and then
+// backwards (refused).
+func (g *generator) advance() op {
+	r, h := g.r, g.h
+	at, ok := h.nextTimer()
+	switch n := r.IntN(100); {
+	case n < 30 && ok:
+		return op{kind: opAdvance, dur: at, to: true}
+	case n < 40 && ok:
+		return op{kind: opAdvance, dur: at - h.now - 1}
+	case n < 43:
+		return op{kind: opAdvance, dur: -time.Second}
+	case n < 45 && h.now > 0:
+		return op{kind: opAdvance, dur: h.now - 1, to: true}
+	case n < 50:
+		return op{kind: opAdvance, dur: 0}
+	}
+	steps := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second}
+	return op{kind: opAdvance, dur: steps[r.IntN(len(steps))]}
+}
 
 func (g *generator) submit() op {
 	r := g.r
@@ -578,8 +650,10 @@ func (g *generator) leaseChoice() leaseChoice {
 		return leaseStale
 	case n < 93:
 		return leaseForged
-	case n < 97:
+	case n < 95:
 		return leaseOther
+	case n < 97:
+		return leaseExpired
 	default:
 		return leaseTampered
 	}
@@ -619,6 +693,22 @@ type harness struct {
 	names    []string // every name an operation used, for snapshots
 
 	lastCycle *op // the last submit refused for a cycle, until the next submit
+
+	// Time: the model's clock and timers, the leases that expired, and a
+	// generator that predicts the backoff's jitter draw for draw.
+	leaseTimeout time.Duration
+	backoff      Backoff
+	rng          *rand.Rand
+	now          time.Duration
+	timers       map[string]modelTimer // RUNNING with a lease timeout, DELAYED
+	timerSeq     uint64
+	expired      map[uint64]Lease // by lease id
+}
+
+// modelTimer is a timer of the model: when, and the order it was set in.
+type modelTimer struct {
+	at  time.Duration
+	seq uint64
 }
 
 // nestedRedrive is a Redrive the callback called, and what it returned.
@@ -639,13 +729,22 @@ func newHarness(cfg seqConfig) (*harness, error) {
 
 		autoRedrive: cfg.autoRedrive,
 		redriven:    map[string]int{},
+
+		leaseTimeout: cfg.leaseTimeout,
+		backoff:      cfg.backoff,
+		rng:          rand.New(rand.NewPCG(cfg.backoff.Seed, 0)),
+		timers:       map[string]modelTimer{},
+		expired:      map[uint64]Lease{},
 	}
-	q, err := New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy, OnEvent: h.deliver})
+	q, err := New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy, OnEvent: h.deliver,
+		LeaseTimeout: cfg.leaseTimeout, Backoff: cfg.backoff})
 	if err != nil {
-		return nil, fmt.Errorf("New(MaxAttempts %d, Strategy %q): %v", cfg.maxAttempts, cfg.strategy, err)
+		return nil, fmt.Errorf("New(MaxAttempts %d, Strategy %q, LeaseTimeout %v, Backoff %+v): %v",
+			cfg.maxAttempts, cfg.strategy, cfg.leaseTimeout, cfg.backoff, err)
 	}
 	h.q = q
-	if h.quiet, err = New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy}); err != nil {
+	if h.quiet, err = New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy,
+		LeaseTimeout: cfg.leaseTimeout, Backoff: cfg.backoff}); err != nil {
 		return nil, fmt.Errorf("New without OnEvent: %v", err)
 	}
 	h.strat = cfg.strategy
@@ -757,6 +856,10 @@ func (h *harness) apply(o op) error {
 		err = h.redrive(o)
 	case opBatch:
 		err = h.submitBatch(o, before)
+	case opAdvance:
+		err = h.advance(o)
+	case opHeartbeat:
+		err = h.heartbeat(o)
 	default:
 		err = fmt.Errorf("unknown op kind %d", o.kind)
 	}
@@ -856,6 +959,10 @@ var transition = map[EventKind][2]State{
 	EventUnblocked: {Blocked, Pending},
 	EventRerooted:  {Blocked, Blocked},
 	EventRedriven:  {Dead, Ready},
+	EventDelayed:   {Running, Delayed},
+	EventDue:       {Delayed, Ready},
+	EventExpired:   {Running, Running},
+	EventHeartbeat: {Running, Running},
 }
 
 // fold applies one event to the model, checking it against the state table.
@@ -865,6 +972,9 @@ func (h *harness) fold(e Event) error {
 		return fmt.Errorf("event of unknown kind %d for %q", e.Kind, e.Task)
 	}
 	prev := h.state[e.Task]
+	if e.At != h.now {
+		return fmt.Errorf("%s event for %q at %v, but the clock is at %v", e.Kind, e.Task, e.At, h.now)
+	}
 	switch e.Kind {
 	case EventRejected:
 		if e.From != "" || e.To != "" {
@@ -925,8 +1035,11 @@ func (h *harness) fold(e Event) error {
 		h.attempts[e.Task] = e.Attempt
 	case EventRedriven:
 		h.attempts[e.Task] = 0
-	case EventSucceeded, EventRetried, EventDead:
+	case EventSucceeded, EventRetried, EventDead, EventDelayed:
 		delete(h.current, e.Task)
+	}
+	if err := h.foldTime(e); err != nil {
+		return err
 	}
 	if e.To == Blocked || e.Kind == EventRerooted {
 		if want := "blocked by " + e.Root; e.Root == "" || e.Reason != want {
@@ -1292,8 +1405,11 @@ func (h *harness) next() error {
 	if l.Task != front || l.Attempt != wantAttempt {
 		return fmt.Errorf("invariant 4: Next() = %+v, want %q attempt %d (line %q)", l, front, wantAttempt, line)
 	}
-	if len(evs) != 1 || evs[0].Kind != EventStarted || evs[0].Attempt != l.Attempt || evs[0].Lease != l.ID {
-		return fmt.Errorf("Next() = %+v, want one Started event with its attempt and lease, got %s", l, eventList(evs))
+	if len(evs) != 1 || evs[0].Kind != EventStarted || evs[0].Attempt != l.Attempt || evs[0].Lease != l.ID || evs[0].Deadline != l.Deadline {
+		return fmt.Errorf("Next() = %+v, want one Started event with its attempt, lease and deadline, got %s", l, eventList(evs))
+	}
+	if want := h.deadline(); l.Deadline != want {
+		return fmt.Errorf("Next() = %+v, want the deadline %v (now %v, lease timeout %v)", l, want, h.now, h.leaseTimeout)
 	}
 	if h.ids[l.ID] {
 		return fmt.Errorf("Next() = %+v reuses lease id %d", l, l.ID)
@@ -1320,7 +1436,13 @@ func (h *harness) lease(o op) Lease {
 		}
 	case leaseStale:
 		for _, l := range hist {
-			if !running || l != cur {
+			if !running || !sameLease(l, cur) {
+				return l
+			}
+		}
+	case leaseExpired:
+		for _, l := range hist {
+			if x, ok := h.expired[l.ID]; ok && sameLease(x, l) {
 				return l
 			}
 		}
@@ -1342,19 +1464,14 @@ func (h *harness) lease(o op) Lease {
 func (h *harness) finish(o op) error {
 	l := h.lease(o)
 	was := h.state[o.task]
-	cur, running := h.current[o.task]
-	accept := running && l == cur
-	var refusals []error
-	switch {
-	case !h.isTask(o.task):
-		refusals = []error{ErrUnknown}
-	case h.state[o.task] != Running:
-		refusals = []error{ErrNotRunning, ErrStaleLease}
-	case !accept:
-		refusals = []error{ErrStaleLease}
-	}
+	cur := h.current[o.task]
+	accept, refusals := h.refusal(l)
 	// Expectations from the model before the operation.
 	dies := o.permanent || cur.Attempt >= h.max
+	var wantDelay time.Duration
+	if accept && o.kind == opFail && !dies {
+		wantDelay = h.delay(cur.Attempt) // draws as the queue will
+	}
 	var wantReady, wantBlocked []string
 	if accept && o.kind == opComplete {
 		wantReady = h.releasedBy(o.task)
@@ -1449,6 +1566,12 @@ func (h *harness) finish(o op) error {
 			return err
 		}
 		return h.nearestFirst(o.task, blocked)
+	case wantDelay > 0:
+		if due := h.now + wantDelay; st != Delayed || first.Kind != EventDelayed || first.Attempt != l.Attempt ||
+			first.Reason != o.msg || first.Due != due || len(rest) != 0 {
+			return fmt.Errorf("%s = %s, want DELAYED (attempt %d of %d) until %v with one Delayed event with the error: %s",
+				call, orNone(st), l.Attempt, h.max, due, eventList(evs))
+		}
 	default:
 		if st != Ready || first.Kind != EventRetried || first.Attempt != l.Attempt || first.Reason != o.msg || len(rest) != 0 {
 			return fmt.Errorf("%s = %s, want READY (attempt %d of %d) with one Retried event with the error: %s",
@@ -1720,6 +1843,9 @@ func (h *harness) compare() error {
 			return fmt.Errorf("Attempts(%q) = %d, want %d", n, got, want)
 		}
 	}
+	if err := h.compareTime(); err != nil {
+		return err
+	}
 	if got := h.q.Len(); got != len(h.tasks) {
 		return fmt.Errorf("Len() = %d, want %d", got, len(h.tasks))
 	}
@@ -1738,6 +1864,8 @@ type snapshot struct {
 	tasks, ready []string
 	dlq          []DeadLetter
 	names        []nameView // per name any operation used
+	now          time.Duration
+	next         time.Duration // NextTimer, -1 if none
 }
 
 // nameView is what the queue says about one name.
@@ -1749,21 +1877,28 @@ type nameView struct {
 	lease    Lease
 	leaseOK  bool
 	attempts int
+	timer    time.Duration // Timer, -1 if none
 }
 
 func (v nameView) equal(w nameView) bool {
 	return v.name == w.name && v.state == w.state && v.known == w.known &&
 		slices.Equal(v.deps, w.deps) && v.lease == w.lease && v.leaseOK == w.leaseOK &&
-		v.attempts == w.attempts
+		v.attempts == w.attempts && v.timer == w.timer
 }
 
 func (h *harness) snapshot() snapshot { return h.view(h.q) }
 
 func (h *harness) view(q *Queue) snapshot {
 	s := snapshot{tasks: q.Tasks(), ready: q.ReadyTasks(), dlq: q.DeadLetters(),
-		names: make([]nameView, len(h.names))}
+		names: make([]nameView, len(h.names)), now: q.Now(), next: -1}
+	if at, ok := q.NextTimer(); ok {
+		s.next = at
+	}
 	for i, n := range h.names {
-		v := nameView{name: n, deps: q.Deps(n), attempts: q.Attempts(n)}
+		v := nameView{name: n, deps: q.Deps(n), attempts: q.Attempts(n), timer: -1}
+		if at, ok := q.Timer(n); ok {
+			v.timer = at
+		}
 		v.state, v.known = q.Status(n)
 		v.lease, v.leaseOK = q.Lease(n)
 		s.names[i] = v
@@ -1782,6 +1917,9 @@ func (a snapshot) diff(b snapshot) string {
 	}
 	if !slices.Equal(a.dlq, b.dlq) {
 		d = append(d, fmt.Sprintf("DeadLetters %+v → %+v", a.dlq, b.dlq))
+	}
+	if a.now != b.now || a.next != b.next {
+		d = append(d, fmt.Sprintf("Now, NextTimer %v, %v → %v, %v", a.now, a.next, b.now, b.next))
 	}
 	for i := range min(len(a.names), len(b.names)) {
 		if !a.names[i].equal(b.names[i]) {
