@@ -6,11 +6,12 @@
 // A [Queue] is one state machine. Each task is in one [State]:
 //
 //	submit ─► PENDING ──deps done──► READY ──Next──► RUNNING ──Complete──► SUCCEEDED
-//	   │         │                     ▲  ▲             │
-//	   │         │ a dep died          │  └──Fail, attempts left (back of the line)
-//	   │         ▼                     │                │
-//	   └────► BLOCKED ◄──────────── DEAD ◄──Fail, last attempt
-//	  (dep dead)   └─redrive of its root─► PENDING       └──Redrive──► READY
+//	   │        │  ▲                 ▲ ▲ ▲              │
+//	   │  a dep │  │ its root        │ │ └──────────────┤ Fail or lease expired, attempts left
+//	   │   died ▼  │ redriven        │ │                │ (back of the line)
+//	   └────► BLOCKED                │ └─due── DELAYED ◄┤ the same, under a backoff
+//	 (dep dead)  ▲                Redrive               │
+//	             └──── blocks ───── DEAD ◄──────────────┘ last attempt, or a permanent error
 //
 // The queue keeps these invariants after every operation:
 //
@@ -19,8 +20,24 @@
 //     DEAD now and a transitive dependency of the task.
 //  3. The dead-letter queue holds exactly the DEAD and BLOCKED tasks, in
 //     the order they entered it.
-//  4. READY tasks are handed out in the order they became READY.
+//  4. READY tasks are handed out in the order they became READY; a retry,
+//     and a DELAYED task that falls due, joins the back.
 //  5. A refused operation changes nothing.
+//  6. Time: no lease outlives its deadline, and no DELAYED task its due
+//     time: once the clock reaches them they have fired, in order of time
+//     (ties in the order they were set).
+//  7. Fencing: only the current, unexpired lease of a RUNNING task can
+//     heartbeat, complete or fail it.
+//
+// Time is virtual: the queue's clock ([Queue.Now]) starts at 0 and moves
+// only through [Queue.Advance] and [Queue.AdvanceTo], which fire every lease
+// deadline and due time on the way, each at its own time. Under
+// [Config.LeaseTimeout] a lease that is neither completed, failed nor
+// renewed by [Queue.Heartbeat] in time expires, which is exactly a failure
+// with "lease expired": a crashed worker's task is retried or dead-lettered,
+// never left RUNNING. Under [Config.Backoff] a retry waits, DELAYED, for a
+// jittered delay from a seeded generator, so that a run repeats exactly.
+// With neither configured no timer is ever set.
 //
 // Tasks may arrive in any order: a dependency that has not arrived counts as
 // not succeeded. The graph stays acyclic: a submit that would close a cycle
