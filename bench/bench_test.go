@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/incremental"
@@ -16,7 +19,28 @@ const seed = 1
 
 // runner builds one whole graph (and, for a lifecycle, runs it) and
 // returns the visits its cycle checks made (0 for peers that do not count).
-type runner func(b *testing.B, tasks []core.Task, lifecycle bool) uint64
+// With faults, every task's first attempt fails (peers have no retries:
+// nil runs them without).
+type runner func(b *testing.B, tasks []core.Task, lifecycle bool, faults *faults) uint64
+
+// faults is how a lifecycle fails: "none", or "once", where every task
+// fails its first attempt under a lease that expires and a backoff with
+// full jitter, so that every retry waits on the clock.
+type faults struct {
+	name string
+	cfg  func(*core.Config)
+}
+
+var faultModes = []*faults{
+	{name: "none"},
+	{name: "once", cfg: func(c *core.Config) {
+		c.LeaseTimeout = 30 * time.Second
+		c.Backoff = core.Backoff{Base: time.Millisecond, Factor: 2, Max: time.Second, Jitter: core.JitterFull, Seed: seed}
+	}},
+}
+
+// errFault is the error of a failed first attempt.
+var errFault = errors.New("injected fault")
 
 // strategies are dagq's own strategies and the peers, each as a runner.
 func strategies() []struct {
@@ -40,8 +64,12 @@ func strategies() []struct {
 }
 
 func queueRunner(strategy string) runner {
-	return func(b *testing.B, tasks []core.Task, lifecycle bool) uint64 {
-		q, err := core.New(core.Config{MaxAttempts: 3, Strategy: strategy})
+	return func(b *testing.B, tasks []core.Task, lifecycle bool, f *faults) uint64 {
+		cfg := core.Config{MaxAttempts: 3, Strategy: strategy}
+		if f != nil && f.cfg != nil {
+			f.cfg(&cfg)
+		}
+		q, err := core.New(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -49,16 +77,33 @@ func queueRunner(strategy string) runner {
 			q.Submit(t.Name, t.Deps...) // reject's attempts are meant to be refused
 		}
 		if lifecycle {
+			failing := f != nil && f.cfg != nil
+			fails := 0
 			for {
 				l, ok := q.Next()
 				if !ok {
-					break
+					// Nothing READY: the clock goes to the next retry.
+					at, ok := q.NextTimer()
+					if !ok {
+						break
+					}
+					q.AdvanceTo(at)
+					continue
+				}
+				if failing && l.Attempt == 1 {
+					q.Fail(l, errFault)
+					fails++
+					continue
 				}
 				q.Complete(l)
 			}
 			if done := q.Len(); done != countDistinct(tasks) {
 				b.Fatalf("%d tasks submitted, want %d", done, countDistinct(tasks))
 			}
+			if failing && fails != q.Len() {
+				b.Fatalf("%d first attempts failed, want every one of %d", fails, q.Len())
+			}
+
 		}
 		return q.Visits()
 	}
@@ -72,7 +117,13 @@ func countDistinct(tasks []core.Task) int {
 	return len(seen)
 }
 
-func BenchmarkSubmit(b *testing.B)    { benchmark(b, false) }
+// BenchmarkSubmit submits every task of a shape with its cycle check.
+func BenchmarkSubmit(b *testing.B) { benchmark(b, false) }
+
+// BenchmarkLifecycle submits every task, then hands out and completes
+// them all: with faults=once every task fails once first and waits out
+// its backoff on the queue's clock, so that benchstat -col /faults shows
+// what time costs.
 func BenchmarkLifecycle(b *testing.B) { benchmark(b, true) }
 
 func benchmark(b *testing.B, lifecycle bool) {
@@ -89,12 +140,26 @@ func benchmark(b *testing.B, lifecycle bool) {
 								b.Skipf("predicted %v per op (%s), over the %v budget", d, how, Budget)
 							}
 							tasks := shape.Make(n, seed)
-							b.ReportAllocs()
-							var visits uint64
-							for b.Loop() {
-								visits += s.run(b, tasks, lifecycle)
+							measure := func(b *testing.B, f *faults) {
+								b.ReportAllocs()
+								var visits uint64
+								for b.Loop() {
+									visits += s.run(b, tasks, lifecycle, f)
+								}
+								b.ReportMetric(float64(visits)/float64(b.N), "visits/op")
 							}
-							b.ReportMetric(float64(visits)/float64(b.N), "visits/op")
+							if !lifecycle {
+								measure(b, nil)
+								return
+							}
+							for _, f := range faultModes {
+								b.Run("faults="+f.name, func(b *testing.B) {
+									if f.cfg != nil && !slices.Contains(incremental.Names(), s.name) {
+										b.Skip("the peers have no retries")
+									}
+									measure(b, f)
+								})
+							}
 						})
 					}
 				})

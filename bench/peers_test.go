@@ -41,7 +41,7 @@ func accepted(tasks []core.Task) []core.Task {
 	return out
 }
 
-func gonumOffline(b *testing.B, tasks []core.Task, lifecycle bool) uint64 {
+func gonumOffline(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) uint64 {
 	g := simple.NewDirectedGraph()
 	ids := make(map[string]int64, len(tasks))
 	id := func(name string) int64 {
@@ -69,7 +69,7 @@ func gonumOffline(b *testing.B, tasks []core.Task, lifecycle bool) uint64 {
 	return 0
 }
 
-func heimdalrDAG(b *testing.B, tasks []core.Task, lifecycle bool) uint64 {
+func heimdalrDAG(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) uint64 {
 	d := heimdalr.NewDAG()
 	seen := make(map[string]bool, len(tasks))
 	vertex := func(name string) {
@@ -90,7 +90,7 @@ func heimdalrDAG(b *testing.B, tasks []core.Task, lifecycle bool) uint64 {
 	return 0
 }
 
-func dominikbraunGraph(b *testing.B, tasks []core.Task, lifecycle bool) uint64 {
+func dominikbraunGraph(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) uint64 {
 	g := dominikbraun.New(dominikbraun.StringHash, dominikbraun.Directed(), dominikbraun.PreventCycles())
 	seen := make(map[string]bool, len(tasks))
 	vertex := func(name string) {
