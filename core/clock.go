@@ -16,6 +16,7 @@ func (q *Queue) Now() time.Duration { return q.now }
 func (q *Queue) Advance(d time.Duration) error {
 	if d < 0 {
 		q.op++
+		defer q.flush() // events an earlier OnEvent panic left waiting
 		return fmt.Errorf("core: cannot advance by %v: %w", d, ErrClockBackwards)
 	}
 	return q.AdvanceTo(later(q.now, d))

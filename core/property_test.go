@@ -671,7 +671,7 @@ type harness struct {
 	max    int
 	strat  string
 	events []Event // delivered since the last operation
-	calls  uint64  // operations (Submit, SubmitBatch, Next, Complete, Fail, Redrive) called on q
+	calls  uint64  // operations (Submit, SubmitBatch, Next, Heartbeat, Complete, Fail, Redrive, Advance) called on q
 
 	// OnEvent's own checks and, with autoRedrive, the redrives it makes.
 	autoRedrive int             // redrive a dead task at most this many times

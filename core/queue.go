@@ -19,10 +19,11 @@ type Config struct {
 	Strategy string
 	// OnEvent, when set, receives every state change, in order.
 	//
-	// The events of an operation (Submit, SubmitBatch, Next, Complete, Fail,
-	// Redrive) are delivered when it has finished, just before it returns:
-	// the queue OnEvent sees is consistent, every invariant holds, and
-	// OnEvent may call any method of the queue, operations included. An
+	// The events of an operation (Submit, SubmitBatch, Next, Heartbeat,
+	// Complete, Fail, Redrive, Advance, AdvanceTo) are delivered when it
+	// has finished, just before it returns: the queue OnEvent sees is
+	// consistent, every invariant holds, and OnEvent may call any method of
+	// the queue, operations included. An
 	// automatic redrive, calling Redrive when an EventDead arrives, is the
 	// natural example.
 	//
