@@ -201,3 +201,32 @@ func TestPlotsOfAnEarlierReportAreRemoved(t *testing.T) {
 		}
 	}
 }
+
+// TestALifecycleWithFaultsIsLeftOut: the report is of the cycle checks;
+// a lifecycle run with faults=once is benchstat's to compare, not a second
+// sample of the same cell.
+func TestALifecycleWithFaultsIsLeftOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "faults.txt")
+	os.WriteFile(path, []byte(`pkg: github.com/dagq/dagq/bench
+BenchmarkLifecycle/strategy=twoway/shape=chain/n=1000/faults=none-2 	1	4402048 ns/op	999.0 visits/op	720472 B/op	90 allocs/op
+BenchmarkLifecycle/strategy=twoway/shape=chain/n=1000/faults=once-2 	1	9553814 ns/op	999.0 visits/op	720592 B/op	94 allocs/op
+BenchmarkLifecycle/strategy=twoway/shape=chain/n=5000-2 	1	22000000 ns/op	4999.0 visits/op	720592 B/op	94 allocs/op
+`), 0o644)
+	d, err := read([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.warnings) > 0 {
+		t.Errorf("warnings: %v", d.warnings)
+	}
+	if got := d.nsOf("Lifecycle", "chain"); !slices.Equal(got, []int{1000, 5000}) {
+		t.Errorf("n measured: %v, want 1000 and 5000 (results with and without the faults key)", got)
+	}
+	c, ok := d.cells[cell{"Lifecycle", "chain", "twoway", 1000}]
+	if !ok {
+		t.Fatal("no cell for n=1000")
+	}
+	if got := c[unitTime].Center; got > 0.005 {
+		t.Errorf("the n=1000 cell's time is %v s: the faults=once run was counted", got)
+	}
+}
