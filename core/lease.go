@@ -76,10 +76,8 @@ func (q *Queue) current(l Lease) (int32, error) {
 	switch x, expired := q.expired[l.ID]; {
 	case expired && x.v == v && int(x.attempt) == l.Attempt:
 		return 0, &TaskError{Task: l.Task, Err: ErrLeaseExpired}
-	case q.nodes[v].state != running:
+	case n.state != running:
 		return 0, &TaskError{Task: l.Task, Err: ErrNotRunning}
-	case q.nodes[v].lease != l.ID || int(q.nodes[v].attempts) != l.Attempt:
-		return 0, &TaskError{Task: l.Task, Err: ErrStaleLease}
 	}
-	return v, nil
+	return 0, &TaskError{Task: l.Task, Err: ErrStaleLease} // another lease id or attempt
 }

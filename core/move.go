@@ -4,10 +4,10 @@ import "fmt"
 
 // move is the one place where a task changes state. It checks the change
 // against the state table, keeps the READY line, the DLQ and the timers in
-// step with the state, and emits e (Kind and details filled by the caller; Op, Task, From,
-// To and the blocked reason filled here), to be delivered when the
-// operation ends. A change the table forbids is a
-// bug in this package and panics.
+// step with the state, and emits e (Kind and details filled by the caller;
+// Op, Task, From, To and the blocked reason filled here), to be delivered
+// when the operation ends. A change the table forbids is a bug in this
+// package and panics.
 //
 // For blocked it also sets the root the reason names (root ignored
 // otherwise). Leaving RUNNING or DELAYED drops the task's timer; entering
