@@ -8,6 +8,10 @@ import (
 // Now returns the queue's clock: virtual time, starting at 0, moved only by
 // [Queue.Advance] and [Queue.AdvanceTo]. The queue never reads the wall
 // clock; a real-time driver advances it with the time that passed.
+//
+// The clock saturates at the largest time.Duration (about 292 years): an
+// advance past it stops there, and so does a deadline or due time that
+// would fall after it; those fire at the next advance to that time.
 func (q *Queue) Now() time.Duration { return q.now }
 
 // Advance moves the clock on by d, firing what falls due on the way, as
