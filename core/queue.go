@@ -17,7 +17,8 @@ type Config struct {
 	// Strategy names the cycle check (see package incremental); "" means
 	// incremental.Default.
 	Strategy string
-	// OnEvent, when set, receives every state change, in order.
+	// OnEvent, when set, receives every state change, in order, and the
+	// events that change no state: a lease expiring, a heartbeat.
 	//
 	// The events of an operation (Submit, SubmitBatch, Next, Heartbeat,
 	// Complete, Fail, Redrive, Advance, AdvanceTo) are delivered when it
