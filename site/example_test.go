@@ -24,6 +24,6 @@ func ExampleNew() {
 	title, _, _ := strings.Cut(rec.Body.String(), "\n")
 	fmt.Println(rec.Code, rec.Header().Get("Content-Type"), title)
 	// Output:
-	// 400 {"error":"unknown command \"sumbit\" (want attempts, strategy, submit, next, complete, fail, redrive or expect)","line":2,"col":1}
+	// 400 {"error":"unknown command \"sumbit\" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance or heartbeat)","line":2,"col":1}
 	// 200 text/plain; charset=utf-8 # A cycle closed through tasks that arrived first
 }
