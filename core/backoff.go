@@ -106,17 +106,25 @@ func (b *Backoff) capped(k int32) time.Duration {
 	return time.Duration(d)
 }
 
-// apply randomises d as j says, drawing once from rng when d > 0.
+// apply randomises d as j says, drawing once from rng when d > 0. The
+// random part is a whole number of milliseconds when d is at least one
+// (the resolution traces report times in), else of nanoseconds.
 func (j Jitter) apply(d time.Duration, rng *rand.Rand) time.Duration {
 	if d <= 0 {
 		return 0
 	}
+	unit := time.Duration(1)
+	if d >= time.Millisecond {
+		unit = time.Millisecond
+	}
+	// upTo draws a whole number of units in [0, r].
+	upTo := func(r time.Duration) time.Duration { return time.Duration(rng.Uint64N(uint64(r/unit)+1)) * unit }
 	switch j {
 	case JitterFull:
-		return time.Duration(rng.Uint64N(uint64(d) + 1))
+		return upTo(d)
 	case JitterEqual:
 		h := d / 2
-		return h + time.Duration(rng.Uint64N(uint64(d-h)+1))
+		return h + upTo(d-h)
 	}
 	return d
 }

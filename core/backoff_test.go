@@ -74,6 +74,9 @@ func TestBackoffJitterBounds(t *testing.T) {
 				if d < lo || d > hi {
 					t.Fatalf("jitter %s, seed %d, attempt %d: delay %v outside [%v, %v]", j, seed, i+1, d, lo, hi)
 				}
+				if j != JitterNone && (d-lo)%time.Millisecond != 0 {
+					t.Fatalf("jitter %s, seed %d, attempt %d: delay %v is %v past %v, not whole milliseconds", j, seed, i+1, d, d-lo, lo)
+				}
 				if d < lo+(hi-lo)/4 {
 					low++
 				}
@@ -88,6 +91,15 @@ func TestBackoffJitterBounds(t *testing.T) {
 		if j != JitterNone && (low < 300 || high < 300) {
 			t.Errorf("jitter %s: %d delays in the lowest quarter and %d in the highest of 3000: not spread", j, low, high)
 		}
+	}
+	// Under a millisecond the random part is in nanoseconds.
+	small := &Queue{backoff: Backoff{Base: 900 * time.Microsecond, Jitter: JitterFull}, rng: rand.New(rand.NewPCG(3, 0))}
+	fine := false
+	for range 20 {
+		fine = fine || small.delay(1)%time.Microsecond != 0
+	}
+	if !fine {
+		t.Error("a 900µs backoff jittered only to whole microseconds")
 	}
 	// Different seeds give different delays.
 	a := &Queue{backoff: Backoff{Base: time.Second, Jitter: JitterFull}, rng: rand.New(rand.NewPCG(1, 0))}

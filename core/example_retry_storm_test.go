@@ -20,7 +20,7 @@ func Example_retry_storm_jitter() {
 			Backoff:     core.Backoff{Base: 8 * time.Second, Factor: 2, Jitter: j, Seed: 42},
 			OnEvent: func(e core.Event) {
 				if e.Kind == core.EventDelayed {
-					due = append(due, e.Due.Round(time.Millisecond))
+					due = append(due, e.Due)
 				}
 			},
 		})
@@ -38,5 +38,5 @@ func Example_retry_storm_jitter() {
 	}
 	// Output:
 	// jitter none: due at [8s 8s 8s 8s]; first at 8s
-	// jitter full: due at [6.86s 7.686s 1.09s 708ms]; first at 708.069806ms
+	// jitter full: due at [6.861s 7.686s 1.09s 708ms]; first at 708ms
 }

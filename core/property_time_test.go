@@ -69,12 +69,17 @@ func (h *harness) delay(k int) time.Duration {
 	if b.Max > 0 && d >= float64(b.Max) {
 		c = b.Max
 	}
+	// The random part is in whole milliseconds from 1 ms up.
+	unit := time.Duration(1)
+	if c >= time.Millisecond {
+		unit = time.Millisecond
+	}
 	switch b.Jitter {
 	case JitterFull:
-		return time.Duration(h.rng.Uint64N(uint64(c) + 1))
+		return time.Duration(h.rng.Uint64N(uint64(c/unit)+1)) * unit
 	case JitterEqual:
 		half := c / 2
-		return half + time.Duration(h.rng.Uint64N(uint64(c-half)+1))
+		return half + time.Duration(h.rng.Uint64N(uint64((c-half)/unit)+1))*unit
 	}
 	return c
 }
