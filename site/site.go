@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"html"
@@ -19,12 +18,6 @@ import (
 
 	"github.com/dagq/dagq/core/scenario"
 )
-
-// embedded holds static/: the page, its style and script, and, once `make
-// wasm` has run, main.wasm and wasm_exec.js (which git ignores).
-//
-//go:embed static
-var embedded embed.FS
 
 // Options configures the handler. The zero value serves the embedded
 // files with the default limits.
