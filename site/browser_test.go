@@ -30,6 +30,9 @@ var browser struct {
 	cleanup []func()
 }
 
+// tabTimeout bounds the life of a tab; benchmarks of big graphs raise it.
+var tabTimeout = 60 * time.Second
+
 // playground returns a fresh tab and the server's base URL. The tab's
 // console errors, uncaught exceptions, and any console line that tells of a
 // Go panic (recovered ones included: the page prints them) or of the Go
@@ -44,7 +47,7 @@ func playground(t testing.TB) (context.Context, string) {
 		t.Fatal(browser.err)
 	}
 	ctx, cancel := chromedp.NewContext(browser.alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, tabTimeout)
 	// Open the tab before subscribing to its events.
 	if err := chromedp.Do(ctx); err != nil {
 		cancelTimeout()

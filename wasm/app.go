@@ -22,14 +22,26 @@ type app struct {
 	dirty bool // the editor holds text that has not run
 
 	g         *graph
-	gen       int     // drawing generation; see later
-	shown     int     // the step drawn last; -1 before the first drawing
-	pending   func()  // the end of the last step's animation, if still to come
-	drawn     bool    // the first drawing is done
-	follow    bool    // bring the tasks a step changes into view
-	zoom      float64 // the zoom chosen; 0 until one is, when the drawing fits itself
-	readyOpen bool    // the READY line lists more than its front few
-	traced    string  // the task whose lineage is highlighted; "" for none
+	gen       int               // drawing generation; see later
+	shown     int               // the step drawn last; -1 before the first drawing
+	pending   func()            // the end of the last step's animation, if still to come
+	drawn     bool              // the first drawing is done
+	follow    bool              // bring the tasks a step changes into view
+	zoom      float64           // the zoom chosen; 0 until one is, when the drawing fits itself
+	readyOpen bool              // the READY line lists more than its front few
+	traced    string            // the task whose lineage is highlighted; "" for none
+	logOf     *scenario.Session // the session whose log is listed
+	editorTop float64           // the editor's scrollTop and height, read as a drawing starts
+	editorH   float64
+	address   string     // the address last written
+	addrGen   int        // counts drawings; the address is written once they pause
+	fitFor    [3]float64 // the layout's size and the zoom svgX, svgY were read at
+	svgX      float64    // where the drawing is in the scroller's content
+	svgY      float64
+
+	graphOf  *scenario.Session // the session and graph size drawn
+	graphLen int
+	nodes    []render.Node // the graph drawn
 
 	playing bool
 	playGen int // counts runs of play; a pause ends the current one
@@ -174,19 +186,37 @@ func (a *app) describe() {
 // page is set at once (colours still fade). Only the tasks the step
 // changed are restyled, unless the graph was laid out again.
 func (a *app) render(animate bool) {
+	start := now()
+	p := a.p
+	s := p.Session()
+	k := s.Cursor()
+	animate = animate && k > 0 && a.shown == k-1
+	// Read what the page looks like before changing it, so that the
+	// reads cost no layout of their own.
+	view := a.view()
+	a.editorTop, a.editorH = a.el.editor.Get("scrollTop").Float(), a.el.editor.Get("clientHeight").Float()
+	var chips map[string]pos
+	if animate {
+		chips = a.chipPositions()
+	}
 	if a.pending != nil {
 		a.pending()
 		a.pending = nil
 	}
 	a.gen++
-	p := a.p
-	s := p.Session()
-	k := s.Cursor()
-	animate = animate && k > 0 && a.shown == k-1
 	a.hidePopover()
 
-	nodes, key := playground.GraphNodes(s.GraphAt(scenario.StepEnd))
-	relaid := a.g.setGraph(nodes, key)
+	// The graph changes only when the script submits more tasks, or is
+	// another script.
+	all := s.GraphAt(scenario.StepEnd)
+	relaid := false
+	if s != a.graphOf || len(all) != a.graphLen {
+		a.graphOf, a.graphLen = s, len(all)
+		nodes, key := playground.GraphNodes(all)
+		a.nodes = nodes
+		relaid = a.g.setGraph(nodes, key)
+	}
+	nodes := a.nodes
 	if relaid {
 		a.traced = ""
 		a.listNames()
@@ -213,7 +243,7 @@ func (a *app) render(animate bool) {
 		a.animate(events, views)
 	} else {
 		for _, v := range views {
-			a.g.show(v, false)
+			a.g.show(v)
 		}
 	}
 	if b := p.Banner(k, animate); b.Kind == "cycle" && (animate || k != a.shown) {
@@ -223,12 +253,13 @@ func (a *app) render(animate bool) {
 	}
 	a.g.markVisited(p.Visited(k))
 	if a.follow && k != a.shown {
-		a.followAction(p.Focus(k))
+		a.followAction(view, p.Focus(k))
 	}
 
-	a.renderReady(animate, events)
+	a.renderReady(chips, events)
 	a.renderDLQ()
-	a.renderLog()
+	a.renderLog(a.shown >= 0 && k == a.shown+1 && a.logOf == s)
+	a.logOf = s
 	a.renderVisits()
 	a.renderCounts()
 	a.renderTimeline()
@@ -245,6 +276,7 @@ func (a *app) render(animate bool) {
 
 	a.shown = k
 	setData(a.el.body, "step", strconv.Itoa(k))
+	setData(a.el.body, "renderMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
 	a.setAddress()
 	if !a.drawn {
 		a.drawn = true
@@ -255,27 +287,50 @@ func (a *app) render(animate bool) {
 }
 
 // setAddress makes the address bar say what is shown (step, strategy,
-// script), without loading, so that a reload shows the same.
+// script), without loading, so that a reload shows the same. While the
+// page steps quickly (playing), it writes once the steps pause for a
+// moment: a shared script's address can be tens of kilobytes.
 func (a *app) setAddress() {
-	loc := js.Global().Get("location")
-	path := loc.Get("pathname").String()
-	addr := a.p.Address()
-	if cur := loc.Get("search").String() + loc.Get("hash").String(); cur != addr {
-		js.Global().Get("history").Call("replaceState", nil, "", path+addr)
+	a.addrGen++
+	gen := a.addrGen
+	write := func() {
+		if gen != a.addrGen {
+			return
+		}
+		loc := js.Global().Get("location")
+		path := loc.Get("pathname").String()
+		if addr := a.p.Address(); addr != a.address {
+			a.address = addr
+			js.Global().Get("history").Call("replaceState", nil, "", path+addr)
+		}
+		if a.p.Embedded() {
+			a.el.openFull.Set("href", loc.Get("origin").String()+path+a.p.FullAddress())
+		}
 	}
-	a.el.openFull.Set("href", loc.Get("origin").String()+path+a.p.FullAddress())
+	if a.playing {
+		afterAll(300*time.Millisecond, write)
+		return
+	}
+	write()
 }
 
 // fit sizes the drawing: at the zoom chosen, or, until one is, as
-// playground.AutoZoom says for the stage.
+// playground.AutoZoom says for the stage. When the size changes, it
+// notes where the drawing sits in the scroller (it is centred when
+// smaller), which costs a layout.
 func (a *app) fit() {
 	z := a.zoom
+	l := a.g.layout
+	sc := a.el.scroller
 	if z == 0 {
-		l := a.g.layout
-		sc := a.el.scroller
 		z = playground.AutoZoom(l.Width, l.Height, sc.Get("clientWidth").Float()-16, sc.Get("clientHeight").Float()-50)
 	}
-	a.g.setScale(z)
+	if a.g.setScale(z) || a.fitFor != [3]float64{l.Width, l.Height, z} {
+		a.fitFor = [3]float64{l.Width, l.Height, z}
+		gr, sr := a.g.svg.Call("getBoundingClientRect"), sc.Call("getBoundingClientRect")
+		a.svgX = gr.Get("left").Float() - sr.Get("left").Float() + sc.Get("scrollLeft").Float()
+		a.svgY = gr.Get("top").Float() - sr.Get("top").Float() + sc.Get("scrollTop").Float()
+	}
 	setText(a.el.zoomLabel, strconv.Itoa(int(z*100+0.5))+"%")
 }
 
@@ -289,21 +344,13 @@ func (a *app) view() playground.Scroll {
 // inContent returns where a task is in the scroller's content, in pixels.
 func (a *app) inContent(task string) (x, y float64, ok bool) {
 	x, y, ok = a.g.at(task)
-	if !ok {
-		return 0, 0, false
-	}
-	// The drawing's offset in the scroller's content (it is centred when
-	// smaller than the scroller).
-	sc := a.el.scroller
-	gr, sr := a.g.svg.Call("getBoundingClientRect"), sc.Call("getBoundingClientRect")
-	x += gr.Get("left").Float() - sr.Get("left").Float() + sc.Get("scrollLeft").Float()
-	y += gr.Get("top").Float() - sr.Get("top").Float() + sc.Get("scrollTop").Float()
-	return x, y, true
+	return x + a.svgX, y + a.svgY, ok
 }
 
 // followAction scrolls the drawing so that the first task a step changed
-// is in view, if it is not (playground.Follow).
-func (a *app) followAction(tasks []string) {
+// is in view, if it is not (playground.Follow); view is where the scroller
+// was before the step.
+func (a *app) followAction(view playground.Scroll, tasks []string) {
 	if len(tasks) == 0 {
 		return
 	}
@@ -311,7 +358,7 @@ func (a *app) followAction(tasks []string) {
 	if !ok {
 		return
 	}
-	if left, top, move := playground.Follow(a.view(), x, y, 60); move {
+	if left, top, move := playground.Follow(view, x, y, 60); move {
 		sc := a.el.scroller
 		sc.Set("scrollLeft", left)
 		sc.Set("scrollTop", top)
@@ -326,17 +373,13 @@ func (a *app) animate(events []core.Event, final []playground.TaskView) {
 	batches, done := playground.Schedule(events)
 	end := func() {
 		for _, v := range final {
-			a.g.show(v, false)
+			a.g.show(v)
 		}
 	}
 	a.pending = end
 	for _, b := range batches {
 		evs := b.Events
-		a.later(b.At, func() {
-			for _, e := range evs {
-				a.applyEvent(e)
-			}
-		})
+		a.later(b.At, func() { a.applyEvents(evs) })
 	}
 	a.later(done, func() {
 		end()
@@ -344,19 +387,23 @@ func (a *app) animate(events []core.Event, final []playground.TaskView) {
 	})
 }
 
-// applyEvent draws one event: the task's new state, with a pulse that says
-// what kind of change it was.
-func (a *app) applyEvent(e core.Event) {
-	reason := ""
-	if e.To == core.Dead || e.To == core.Blocked {
-		reason = e.Reason
+// applyEvents draws events drawn together: each task's new state, with
+// a pulse that says what kind of change it was.
+func (a *app) applyEvents(evs []core.Event) {
+	var fs []flash
+	for _, e := range evs {
+		reason := ""
+		if e.To == core.Dead || e.To == core.Blocked {
+			reason = e.Reason
+		}
+		if a.g.show(a.p.TaskAs(e.Task, e.To, reason)) {
+			fs = append(fs, flash{e.Task, "arrive"})
+		}
+		if c := playground.Pulse(e); c != "" {
+			fs = append(fs, flash{e.Task, c})
+		}
 	}
-	v := a.p.Task(e.Task, reason)
-	v.State = e.To
-	a.g.show(v, true)
-	if c := playground.Pulse(e); c != "" {
-		a.g.pulse(e.Task, c)
-	}
+	a.g.pulse(fs...)
 }
 
 // flashCycle shows a refused cycle: its tasks and edges highlighted and the
@@ -382,26 +429,31 @@ func (a *app) showBanner(kind, text string) {
 	})
 }
 
-// renderReady lists the READY line, front first. Stepping forward, the
-// chips glide to their new places, and a retried task slides from the
-// front, where it was handed out, to the back of the line.
-func (a *app) renderReady(animate bool, events []core.Event) {
+// pos is where an element is on the page.
+type pos struct{ x, y float64 }
+
+// chipPositions returns where the READY line's chips are, by task.
+func (a *app) chipPositions() map[string]pos {
+	old := map[string]pos{}
+	kids := a.el.readyLine.Get("children")
+	for i := 0; i < kids.Length(); i++ {
+		li := kids.Index(i)
+		r := li.Call("getBoundingClientRect")
+		old[li.Get("dataset").Get("task").String()] = pos{r.Get("left").Float(), r.Get("top").Float()}
+	}
+	return old
+}
+
+// renderReady lists the READY line, front first. Stepping forward (old
+// holds where the chips were), the chips glide to their new places, and a
+// retried task slides from the front, where it was handed out, to the
+// back of the line.
+func (a *app) renderReady(old map[string]pos, events []core.Event) {
 	list := a.el.readyLine
-	type pos struct{ x, y float64 }
-	var old map[string]pos
+	animate := old != nil
 	var front pos
-	if animate {
-		old = map[string]pos{}
-		kids := list.Get("children")
-		for i := 0; i < kids.Length(); i++ {
-			li := kids.Index(i)
-			r := li.Call("getBoundingClientRect")
-			p := pos{r.Get("left").Float(), r.Get("top").Float()}
-			if i == 0 {
-				front = p
-			}
-			old[li.Get("dataset").Get("task").String()] = p
-		}
+	if kids := list.Get("children"); animate && kids.Length() > 0 {
+		front = old[kids.Index(0).Get("dataset").Get("task").String()]
 	}
 	retried := map[string]bool{}
 	for _, e := range events {
@@ -431,34 +483,37 @@ func (a *app) renderReady(animate bool, events []core.Event) {
 	if !animate {
 		return
 	}
-	// FLIP: put each chip back where it was, then let it glide.
-	var moved []js.Value
-	for i, li := range items {
-		p, was := old[chips[i].Task]
-		if retried[chips[i].Task] && len(old) > 0 {
-			p, was = front, true
-			addClass(li, "retried")
+	// FLIP, in the next frame, when the page is laid out anyway: put each
+	// chip back where it was, then let it glide.
+	afterFrames(1, func() {
+		var moved []js.Value
+		for i, li := range items {
+			p, was := old[chips[i].Task]
+			if retried[chips[i].Task] && len(old) > 0 {
+				p, was = front, true
+				addClass(li, "retried")
+			}
+			if !was {
+				addClass(li, "enter")
+				continue
+			}
+			r := li.Call("getBoundingClientRect")
+			dx, dy := p.x-r.Get("left").Float(), p.y-r.Get("top").Float()
+			if dx == 0 && dy == 0 {
+				continue
+			}
+			li.Get("style").Set("transform", "translate("+px(dx)+","+px(dy)+")")
+			moved = append(moved, li)
 		}
-		if !was {
-			addClass(li, "enter")
-			continue
+		if len(moved) == 0 {
+			return
 		}
-		r := li.Call("getBoundingClientRect")
-		dx, dy := p.x-r.Get("left").Float(), p.y-r.Get("top").Float()
-		if dx == 0 && dy == 0 {
-			continue
+		list.Get("offsetWidth") // lay out the chips where they were
+		for _, li := range moved {
+			addClass(li, "glide")
+			li.Get("style").Set("transform", "")
 		}
-		li.Get("style").Set("transform", "translate("+px(dx)+","+px(dy)+")")
-		moved = append(moved, li)
-	}
-	if len(moved) == 0 {
-		return
-	}
-	list.Get("offsetWidth") // lay out the chips where they were
-	for _, li := range moved {
-		addClass(li, "glide")
-		li.Get("style").Set("transform", "")
-	}
+	})
 }
 
 // renderDLQ lists the dead-letter queue as the page says.
@@ -500,10 +555,21 @@ func (a *app) renderDLQ() {
 
 // renderLog lists the events up to the step shown, the newest step's
 // highlighted and scrolled into view; a line is a button that seeks to its
-// step.
-func (a *app) renderLog() {
+// step. One step forward adds that step's lines and drops the earliest;
+// any other move lists the log afresh.
+func (a *app) renderLog(forward bool) {
 	k := a.p.Session().Cursor()
-	lines, more := a.p.Log()
+	list := a.el.log
+	var lines []scenario.LogEntry
+	var more string
+	if forward {
+		lines, more = a.p.LogStep()
+		for _, li := range jsList(list.Call("querySelectorAll", "li.current")) {
+			removeClass(li, "current")
+		}
+	} else {
+		lines, more = a.p.Log()
+	}
 	var b strings.Builder
 	for _, l := range lines {
 		b.WriteString(`<li class="kind-` + l.Kind)
@@ -514,11 +580,18 @@ func (a *app) renderLog() {
 		b.WriteString(xmlEscape(shorten(l.Text, 240)))
 		b.WriteString(`</li>`)
 	}
-	list := a.el.log
-	list.Set("innerHTML", b.String())
+	if forward {
+		list.Call("insertAdjacentHTML", "beforeend", b.String())
+		kids := list.Get("children")
+		for n := kids.Length(); n > playground.LogLimit; n-- {
+			kids.Index(0).Call("remove")
+		}
+	} else {
+		list.Set("innerHTML", b.String())
+	}
 	setText(a.el.logMore, more)
 	setHidden(a.el.logMore, more == "")
-	list.Set("scrollTop", list.Get("scrollHeight"))
+	afterFrames(1, func() { list.Set("scrollTop", list.Get("scrollHeight")) })
 }
 
 // renderVisits shows how many edges the cycle check examined.
@@ -591,29 +664,32 @@ func (a *app) markLine() {
 	}
 	line := float64(s.Step(k).Command.Line)
 	ed := a.el.editor
+	st := a.editorTop
 	if !document.Underlying().Get("activeElement").Equal(ed) {
 		top := editorPad + (line-1)*editorLine
-		h := ed.Get("clientHeight").Float()
-		st := ed.Get("scrollTop").Float()
-		if top < st || top+editorLine > st+h {
-			ed.Set("scrollTop", top-h/3)
+		if h := a.editorH; top < st || top+editorLine > st+h {
+			st = max(0, top-h/3)
+			ed.Set("scrollTop", st)
 		}
 	}
-	a.placeMark()
+	a.placeMarkAt(st)
 	setHidden(a.el.mark, false)
 }
 
 // placeMark moves the line mark with the editor's scrolling.
-func (a *app) placeMark() {
+func (a *app) placeMark() { a.placeMarkAt(a.el.editor.Get("scrollTop").Float()) }
+
+// placeMarkAt places the line mark for the editor scrolled to scrollTop.
+func (a *app) placeMarkAt(scrollTop float64) {
 	s := a.p.Session()
 	k := s.Cursor()
 	if k == 0 {
 		return
 	}
 	line := float64(s.Step(k).Command.Line)
-	top := editorPad + (line-1)*editorLine - a.el.editor.Get("scrollTop").Float()
+	top := editorPad + (line-1)*editorLine - scrollTop
 	a.el.mark.Get("style").Set("transform", "translateY("+px(top)+")")
-	a.el.gutter.Set("scrollTop", a.el.editor.Get("scrollTop"))
+	a.el.gutter.Set("scrollTop", scrollTop)
 }
 
 // showEditorError shows an error of the script ("L:C: message") and

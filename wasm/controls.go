@@ -163,7 +163,7 @@ func (a *app) wire() {
 	on(e.embedSnippet, "focus", func(dom.Event) { e.embedSnippet.Call("select") })
 
 	on(js.Global(), "hashchange", func(dom.Event) { a.loadURL() })
-	on(js.Global(), "resize", func(dom.Event) { a.fit() })
+	on(js.Global(), "resize", func(dom.Event) { a.fitFor = [3]float64{}; a.fit() })
 
 	// Tests (and only tests, which define dagqTestHooks before the page
 	// loads) can make a handler panic, to see that the page survives it.

@@ -111,3 +111,27 @@ func afterAll(d time.Duration, f func()) {
 
 // now returns milliseconds since navigation, as performance.now does.
 func now() float64 { return js.Global().Get("performance").Call("now").Float() }
+
+// afterFrames runs f after n animation frames.
+func afterFrames(n int, f func()) {
+	var cb js.Func
+	cb = js.FuncOf(func(js.Value, []js.Value) any {
+		if n--; n > 0 {
+			js.Global().Call("requestAnimationFrame", cb)
+			return nil
+		}
+		cb.Release()
+		guard("frame", f)
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", cb)
+}
+
+// jsList returns the elements of a NodeList or an HTMLCollection.
+func jsList(v js.Value) []js.Value {
+	out := make([]js.Value, v.Length())
+	for i := range out {
+		out[i] = v.Index(i)
+	}
+	return out
+}

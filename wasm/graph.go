@@ -84,14 +84,15 @@ func newGraph(svg js.Value) *graph {
 
 // setScale shows the drawing at a zoom: its size is the layout's times
 // scale.
-func (g *graph) setScale(scale float64) {
+func (g *graph) setScale(scale float64) bool {
 	l := g.layout
 	if l.Width == 0 || l.Height == 0 || scale == g.scale {
-		return
+		return false
 	}
 	g.scale = scale
 	setAttr(g.svg, "width", num(l.Width*scale))
 	setAttr(g.svg, "height", num(l.Height*scale))
+	return true
 }
 
 // trace highlights a task's upstream and downstream (playground.Lineage)
@@ -271,12 +272,13 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// show draws a task as the playground says (v.State "" is a ghost). fade
-// fades in a task that arrives.
-func (g *graph) show(v playground.TaskView, fade bool) {
+// show draws a task as the playground says (v.State "" is a ghost). It
+// reports whether the task arrived (was a ghost and is a task now), to be
+// faded in.
+func (g *graph) show(v playground.TaskView) (arrived bool) {
 	nd := g.nodes[v.Name]
 	if nd == nil {
-		return
+		return false
 	}
 	kind := "task"
 	if v.State == "" {
@@ -286,11 +288,7 @@ func (g *graph) show(v playground.TaskView, fade bool) {
 		nd.kind = kind
 		toggleClass(nd.g, "task", kind == "task")
 		toggleClass(nd.g, "ghost", kind == "ghost")
-		if kind == "task" && fade {
-			removeClass(nd.g, "arrive")
-			nd.g.Call("getBBox")
-			addClass(nd.g, "arrive")
-		}
+		arrived = kind == "task"
 	}
 	if v.State != nd.state {
 		nd.state = v.State
@@ -316,17 +314,37 @@ func (g *graph) show(v playground.TaskView, fade bool) {
 			toggleClass(e.path, "future", future)
 		}
 	}
+	return arrived
 }
 
-// pulse makes a task flash once with a class (e.g. "pulse").
-func (g *graph) pulse(name, class string) {
-	nd := g.nodes[name]
-	if nd == nil {
+// flash is a task to flash once with a class (e.g. "pulse").
+type flash struct{ task, class string }
+
+// pulse makes tasks flash once, each with its class. The classes are taken
+// off, the page laid out once, and put back, so that the animations start
+// again however many tasks there are.
+func (g *graph) pulse(fs ...flash) {
+	type on struct {
+		el    js.Value
+		class string
+	}
+	var ons []on
+	for _, f := range fs {
+		if nd := g.nodes[f.task]; nd != nil {
+			removeClass(nd.g, f.class)
+			ons = append(ons, on{nd.g, f.class})
+		}
+	}
+	if len(ons) == 0 {
 		return
 	}
-	removeClass(nd.g, class)
-	nd.g.Call("getBBox") // restart the animation
-	addClass(nd.g, class)
+	// Two frames later the page has been styled without the classes:
+	// putting them back starts the animations again, with no layout forced.
+	afterFrames(2, func() {
+		for _, o := range ons {
+			addClass(o.el, o.class)
+		}
+	})
 }
 
 // edgeFor returns the drawn edge where dependent waits on dependency.

@@ -127,7 +127,7 @@ func (a *app) wireNav() {
 
 	on(e.readyMore, "click", func(dom.Event) {
 		a.readyOpen = !a.readyOpen
-		a.renderReady(false, nil)
+		a.renderReady(nil, nil)
 	})
 }
 
@@ -174,7 +174,7 @@ func (a *app) show(task string) {
 	a.el.scroller.Set("scrollTop", top)
 	if nd := a.g.nodes[task]; nd != nil {
 		nd.g.Call("focus", map[string]any{"preventScroll": true})
-		a.g.pulse(task, "found")
+		a.g.pulse(flash{task, "found"})
 	}
 }
 

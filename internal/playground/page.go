@@ -33,6 +33,10 @@ type Page struct {
 	encText    string // the script last encoded for the address
 	encoded    string
 	compressed bool
+
+	frontFor *scenario.Session // the session and step front was read at
+	frontAt  int
+	front    string // the front of the READY line there
 }
 
 // snapshot is what Undo restores: a script, the step shown and the

@@ -546,6 +546,29 @@ func TestGuardRecoversAndReports(t *testing.T) {
 	}
 }
 
+// TestLogStepExtendsTheLog is a property test: the log of step k-1 with
+// the lines of step k added, and the earliest dropped to keep LogLimit, is
+// the log of step k.
+func TestLogStepExtendsTheLog(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=wide-1000", "")
+	seed := rand.Uint64()
+	rng := rand.New(rand.NewPCG(seed, 4))
+	for range 40 {
+		k := 1 + rng.IntN(p.Session().Len())
+		p.Seek(k - 1)
+		before, _ := p.Log()
+		p.Seek(k)
+		add, more := p.LogStep()
+		got := append(slices.Clone(before), add...)
+		got = got[max(0, len(got)-playground.LogLimit):]
+		want, wantMore := p.Log()
+		if !slices.Equal(got, want) || more != wantMore {
+			t.Fatalf("seed %d, step %d: the log grown by LogStep differs (%d lines, %q; want %d, %q)", seed, k, len(got), more, len(want), wantMore)
+		}
+	}
+}
+
 func TestSeekToAndPlay(t *testing.T) {
 	t.Parallel()
 	p := open(t, "?scenario=two-roots", "")

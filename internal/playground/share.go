@@ -6,24 +6,17 @@ import (
 )
 
 // link returns the link to what the page shows: a library scenario, while
-// its script is unchanged, by name; anything else by its script.
+// its script is unchanged, by name; anything else by its script. (The page
+// names a scenario only while its text is the library's: acting makes the
+// script one's own, Undo brings the name back with the text.)
 func (p *Page) link() Link {
 	l := Link{Step: p.s.Cursor(), HasStep: true, Strategy: p.strategy, Embed: p.embed}
-	if e, ok := lookupText(p.name, p.s.Text()); ok {
-		l.Scenario = e
+	if p.name != "" {
+		l.Scenario = p.name
 	} else {
 		l.Script, l.HasScript = p.s.Text(), true
 	}
 	return l
-}
-
-// lookupText returns name if it names a library scenario whose text is
-// text.
-func lookupText(name, text string) (string, bool) {
-	if name == "" {
-		return "", false
-	}
-	return name, libraryName(text) == name
 }
 
 // Address returns what the address bar should say, after the page's path,

@@ -186,10 +186,13 @@ type TaskView struct {
 // Task returns how a task is drawn at the step shown; reason is its DLQ
 // reason ("" if none), from [Page.Reasons].
 func (p *Page) Task(name string, reason string) TaskView {
-	return p.taskView(name, p.s.State(name), reason)
+	return p.TaskAs(name, p.s.State(name), reason)
 }
 
-func (p *Page) taskView(name string, st core.State, reason string) TaskView {
+// TaskAs returns how a task is drawn in a state, as an animation shows it
+// on its way through a step. The cost is O(1) once the READY line's front
+// is known at the step shown.
+func (p *Page) TaskAs(name string, st core.State, reason string) TaskView {
 	v := TaskView{Name: name, State: st}
 	if st == "" {
 		v.Label = GhostLabel
@@ -209,7 +212,7 @@ func (p *Page) taskView(name string, st core.State, reason string) TaskView {
 	v.Aria = v.Tip
 	switch st {
 	case core.Ready:
-		if line := p.s.Ready(); len(line) > 0 && line[0] == name {
+		if p.frontOfLine() == name {
 			v.Aria += "; press Enter to hand it out"
 		}
 	case core.Running:
@@ -218,6 +221,18 @@ func (p *Page) taskView(name string, st core.State, reason string) TaskView {
 		v.Aria += "; press Enter to redrive it"
 	}
 	return v
+}
+
+// frontOfLine returns the front of the READY line at the step shown,
+// read once a step.
+func (p *Page) frontOfLine() string {
+	if p.frontFor != p.s || p.frontAt != p.s.Cursor() {
+		p.frontFor, p.frontAt, p.front = p.s, p.s.Cursor(), ""
+		if line := p.s.Ready(); len(line) > 0 {
+			p.front = line[0]
+		}
+	}
+	return p.front
 }
 
 // Reasons returns the DLQ reason of every task in the dead-letter queue at
@@ -357,6 +372,24 @@ func (p *Page) Log() (lines []scenario.LogEntry, more string) {
 	lines, omitted := p.s.Log(LogLimit)
 	if omitted > 0 {
 		more = plural(omitted, "earlier line") + " not shown"
+	}
+	return lines, more
+}
+
+// LogStep returns the log lines of the step shown alone, to be added at
+// the end of the log drawn for the step before it, and what to say then of
+// the lines left out of the whole log (as [Page.Log] says it).
+//
+// The cost is O(steps up to the one shown + its lines).
+func (p *Page) LogStep() (lines []scenario.LogEntry, more string) {
+	s := p.s
+	k := s.Cursor()
+	if k == 0 {
+		return nil, ""
+	}
+	lines, omitted := s.Log(max(1, len(s.Step(k).Events)))
+	if total := omitted + len(lines); total > LogLimit {
+		more = plural(total-LogLimit, "earlier line") + " not shown"
 	}
 	return lines, more
 }
