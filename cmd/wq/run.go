@@ -26,6 +26,8 @@ Usage:
                                                       each command's result as it runs
   wq scenarios [NAME]            list the built-in scenarios, or print one's text
   wq strategies                  list the cycle-check strategies, the default marked
+  wq svg [--step N|end] [--animate] [--strategy NAME] FILE|-
+                                 draw the scenario at a step as SVG, or animate all of it
   wq serve [--addr HOST:PORT] [--origins LIST] [--runs N] [--run-timeout D] [LIMITS]
                                  serve the browser playground (default 127.0.0.1:8080;
                                  --addr :8080 opens it to every interface)
@@ -76,6 +78,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return scenarios(rest, stdout)
 	case "serve":
 		return serveCmd(rest, stdout, stderr)
+	case "svg":
+		return svgCmd(rest, stdout, stderr)
 	case "strategies":
 		if len(rest) > 0 {
 			return usageError{errors.New("strategies takes no arguments")}
@@ -91,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:
-		return usageError{fmt.Errorf("unknown command %q (want run, scenarios, strategies, serve or help)", cmd)}
+		return usageError{fmt.Errorf("unknown command %q (want run, scenarios, strategies, svg, serve or help)", cmd)}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/golden"
 )
 
@@ -39,6 +40,10 @@ func TestGolden(t *testing.T) {
 		{"run-control-characters", []string{"run", "-"}, "attempts 1\nsubmit a\nnext\nfail a \x1b[31mred\x1b[0m \a\n"},
 		{"run-bad-flag", []string{"run", "--max-tasks", "many", "testdata/retry.dagq"}, ""},
 		{"run-help", []string{"run", "-h"}, ""},
+		{"svg-step", []string{"svg", "--step", "6", "testdata/retry.dagq"}, ""},
+		{"svg-step-past-the-end", []string{"svg", "--step", "99", "testdata/retry.dagq"}, ""},
+		{"svg-bad-step", []string{"svg", "--step", "soon", "-"}, "submit a\n"},
+		{"svg-syntax-error", []string{"svg", "testdata/syntax.dagq"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,4 +64,19 @@ func TestGolden(t *testing.T) {
 			golden.Check(t, filepath.Join("testdata", "golden", tt.name+".txt"), got.Bytes(), "go test ./cmd/wq -run TestGolden -update")
 		})
 	}
+}
+
+// TestReadmeAnimation keeps the README's animated picture, drawn by
+// `wq svg --animate` from the diamond-redrive scenario, current.
+func TestReadmeAnimation(t *testing.T) {
+	e, ok := scenario.Lookup("diamond-redrive")
+	if !ok {
+		t.Fatal("no diamond-redrive scenario")
+	}
+	stdin = strings.NewReader(e.Text)
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"svg", "--animate", "-"}, &stdout, &stderr); err != nil {
+		t.Fatalf("wq svg --animate: %v\n%s", err, stderr.String())
+	}
+	golden.Check(t, filepath.Join("..", "..", "site", "diamond-redrive.svg"), stdout.Bytes(), "go test ./cmd/wq -run TestReadmeAnimation -update")
 }

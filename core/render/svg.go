@@ -17,6 +17,8 @@ type Options struct {
 	States    map[string]core.State // state of each task; a task without one is drawn plain
 	Reasons   map[string]string     // DLQ reason per DEAD/BLOCKED task, shown as a <title> tooltip
 	Highlight map[string]bool       // tasks to emphasise, e.g. the tasks a cycle check visited
+	Caption   string                // a line or three under the drawing, wrapped to its width; "" for none
+	Title     string                // the drawing's <title>; "" for a count of tasks and edges
 }
 
 // maxName is the most characters of a name a box shows; a longer name is
@@ -65,11 +67,19 @@ func WriteSVG(w io.Writer, nodes []Node, l Layout, opt Options) error {
 		edges += len(deps)
 	}
 	s := svgWriter{bufio.NewWriter(w)}
-	width, height := num(l.Width), num(l.Height)
+	var caption [][]string
+	if opt.Caption != "" {
+		caption = captionLines([]Frame{{Caption: opt.Caption}}, l.Width)
+	}
+	width, height := num(captionWidth(l, caption)), num(l.Height+captionHeight(caption))
 	s.raw(`<svg xmlns="http://www.w3.org/2000/svg" class="dagq" width="` + width + `" height="` + height +
 		`" viewBox="0 0 ` + width + " " + height + `" role="img">` + "\n")
 	s.raw("<title>")
-	s.text(fmt.Sprintf("task graph: %s, %s", plural(len(g.names), "task"), plural(edges, "edge")))
+	title := opt.Title
+	if title == "" {
+		title = fmt.Sprintf("task graph: %s, %s", plural(len(g.names), "task"), plural(edges, "edge"))
+	}
+	s.text(title)
 	s.raw("</title>\n")
 	s.raw(styleSheet)
 	s.raw(`<defs><marker id="dagq-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,1L10,5L0,9z" fill="#8c8c8c"/></marker></defs>` + "\n")
@@ -139,7 +149,17 @@ func WriteSVG(w io.Writer, nodes []Node, l Layout, opt Options) error {
 		}
 		s.raw("</g>\n")
 	}
-	s.raw("</g>\n</svg>\n")
+	s.raw("</g>\n")
+	for _, lines := range caption {
+		s.raw(`<text class="caption">`)
+		for k, line := range lines {
+			s.raw(`<tspan x="` + num(margin) + `" y="` + num(l.Height+captionLine*float64(k+1)) + `">`)
+			s.text(line)
+			s.raw(`</tspan>`)
+		}
+		s.raw("</text>\n")
+	}
+	s.raw("</svg>\n")
 	return s.Flush()
 }
 
@@ -153,7 +173,8 @@ var styleSheet = func() string {
 		"svg.dagq .task .name{font-weight:600}\n" +
 		"svg.dagq .task .state{font-size:11px}\n" +
 		"svg.dagq .task .halo{fill:none;stroke:#000000;stroke-width:1.5;stroke-dasharray:3 2}\n" +
-		"svg.dagq .task[data-highlight=\"true\"] .box{stroke-width:3}\n"
+		"svg.dagq .task[data-highlight=\"true\"] .box{stroke-width:3}\n" +
+		"svg.dagq .caption{fill:#222222;font-size:13px}\n"
 	for _, state := range append(core.States(), "") {
 		st := StyleOf(state)
 		sel := `svg.dagq .task[data-state="` + string(state) + `"]`
