@@ -8,6 +8,8 @@
 //	GET  /api/scenarios           the library: [{"name":…,"title":…}]
 //	GET  /api/scenarios/{name}    one scenario's text
 //	POST /api/run?strategy=NAME   run the script in the body; the JSON-lines trace
+//	GET  /svg?scenario=NAME|script=…&step=N|end&animate=1&strategy=NAME
+//	                              the scenario drawn at a step, or animated (image/svg+xml)
 //	GET  /healthz                 "ok"
 //
 // POST /api/run takes the script as text/plain (at most [MaxScript] bytes)
