@@ -4,7 +4,7 @@
 GO      ?= go
 WASMDIR := site/static
 
-.PHONY: run test vet fmt wasm wq fuzz clean chromium
+.PHONY: run test vet fmt wasm wq fuzz clean chromium worker worker-dev worker-npm
 
 ## run: build the playground and serve it on ADDR (default 127.0.0.1:8080, this machine only;
 ## ADDR=:8080 opens it to every interface): open http://localhost:8080
@@ -15,7 +15,7 @@ run: wasm
 ## test: vet, formatting, every test (fuzz seed corpora, golden files, examples, the
 ## browser tests in headless chromium against a real wq serve), the wasm build and a
 ## one-iteration smoke run of the benchmarks
-test: vet fmt wasm chromium
+test: vet fmt wasm chromium worker-npm
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 ./cmd/wq -run 'Attack|HundredMegabyte' -attacks -v
 	$(GO) test ./bench -run '^$$' -bench . -benchtime=1x -short
@@ -33,6 +33,7 @@ chromium:
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm
+	GOOS=js GOARCH=wasm $(GO) vet -tags dagq_noembed ./site/worker
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -42,6 +43,33 @@ fmt:
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -o $(WASMDIR)/main.wasm ./wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WASMDIR)/
+
+## worker: build the site's Cloudflare worker into site/worker/build: worker/ holds the worker
+## (the site's handler, built for js/wasm without the static files, and workers-assets-gen's
+## glue), assets/ the static files that Workers serves (the page, the playground's main.wasm)
+WORKER      := site/worker
+WORKER_PORT ?= 8787
+worker:
+	rm -rf $(WORKER)/build
+	$(GO) tool workers-assets-gen -mode=go -o $(WORKER)/build/worker
+	GOOS=js GOARCH=wasm $(GO) build -tags dagq_noembed -trimpath -ldflags='-s -w' -o $(WORKER)/build/worker/app.wasm ./$(WORKER)
+	mkdir -p $(WORKER)/build/assets
+	find site/static -maxdepth 1 -type f ! -name main.wasm ! -name wasm_exec.js -exec cp {} $(WORKER)/build/assets/ \;
+	cp $(WORKER)/_headers $(WORKER)/build/assets/
+	GOOS=js GOARCH=wasm $(GO) build -o $(WORKER)/build/assets/main.wasm ./wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WORKER)/build/assets/
+
+## worker-dev: build the worker and serve it with wrangler dev on http://127.0.0.1:$(WORKER_PORT)
+worker-dev: worker worker-npm
+	cd $(WORKER) && WRANGLER_SEND_METRICS=false npx --no-install wrangler dev --ip 127.0.0.1 --port $(WORKER_PORT)
+
+## worker-npm: install the locked wrangler into site/worker/node_modules (npm ci), if npm is here
+worker-npm:
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "no npm here: the worker's test will be skipped (install Node.js 20 and npm to run it)"; \
+	elif [ ! -f $(WORKER)/node_modules/.package-lock.json ] || [ $(WORKER)/package-lock.json -nt $(WORKER)/node_modules/.package-lock.json ]; then \
+	  cd $(WORKER) && npm ci --no-audit --no-fund; \
+	fi
 
 ## wq: build the command line into ./wq
 wq:
@@ -55,6 +83,7 @@ fuzz:
 
 clean:
 	rm -f wq $(WASMDIR)/main.wasm $(WASMDIR)/wasm_exec.js
+	rm -rf $(WORKER)/build
 
 ## bench: run the benchmarks COUNT times into bench/results/NAME.txt, interleaved (one pass of
 ## every benchmark after another, so the runs of one benchmark are spread over time), then write

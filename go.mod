@@ -25,9 +25,13 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.3.0 // indirect
+	github.com/syumai/workers v0.33.0 // indirect
 	golang.org/x/image v0.46.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 )
 
-tool golang.org/x/perf/cmd/benchstat
+tool (
+	github.com/syumai/workers/cmd/workers-assets-gen
+	golang.org/x/perf/cmd/benchstat
+)
