@@ -38,6 +38,10 @@ func (q *Queue) Advance(d time.Duration) error {
 //     the lease is refused afterwards with ErrLeaseExpired.
 //   - A due time: the DELAYED task is READY at the back of the line
 //     ([EventDue]).
+//   - The growth alert's clear time: [EventCleared] (see [Alert]).
+//   - The next batch of a rate-limited redrive (see
+//     [Queue.RedriveMatching]): each batch at its own time, so a long
+//     advance redrives one batch per period that elapsed, never more.
 //
 // So after it, no lease outlives its deadline and no DELAYED task its due
 // time (invariant 6). It refuses, changing nothing, a t before Now
@@ -64,6 +68,14 @@ func (q *Queue) AdvanceTo(t time.Duration) error {
 
 // fire acts on v's timer, just removed, at its time.
 func (q *Queue) fire(v int32) {
+	switch v {
+	case timerAlert:
+		q.clearAlert()
+		return
+	case timerJob:
+		q.redriveBatch()
+		return
+	}
 	switch q.nodes[v].state {
 	case running:
 		q.expire(v)
@@ -96,8 +108,9 @@ type expiredLease struct {
 	attempt int32
 }
 
-// NextTimer returns the earliest lease deadline or due time still to fire;
-// false if none is set. O(1).
+// NextTimer returns the earliest timer still to fire: a lease deadline, a
+// due time, the growth alert's clear time or a redrive's next batch; false
+// if none is set. O(1).
 func (q *Queue) NextTimer() (at time.Duration, ok bool) {
 	if len(q.timers) == 0 {
 		return 0, false

@@ -35,6 +35,16 @@ var (
 	ErrLeaseExpired = errors.New("lease expired")
 	// ErrClockBackwards: the clock only moves forward.
 	ErrClockBackwards = errors.New("the clock cannot go back")
+	// ErrPoisoned: Redrive of a task poisoned by Config.PoisonAfter; only
+	// ForceRedrive moves it.
+	ErrPoisoned = errors.New("poisoned: needs a human (force the redrive)")
+	// ErrNoMatch: a bulk redrive whose selector matches no DEAD task.
+	ErrNoMatch = errors.New("no dead task matches")
+	// ErrRedriveRunning: a bulk redrive while a rate-limited one is in
+	// progress (one at a time: cancel it first).
+	ErrRedriveRunning = errors.New("a redrive is in progress")
+	// ErrNoRedrive: CancelRedrive with no redrive in progress.
+	ErrNoRedrive = errors.New("no redrive in progress")
 )
 
 // TaskError is a refused operation on one task: Task names it and Err is one

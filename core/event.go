@@ -28,6 +28,16 @@ const (
 	EventDue                            // DELAYED → READY, back of the line: its due time came
 	EventExpired                        // RUNNING, no change: the lease of Attempt (Lease) reached its deadline; a Retried, Delayed or Dead with "lease expired" follows
 	EventHeartbeat                      // RUNNING, no change: Lease renewed until Deadline
+
+	// Events about the dead-letter queue as a whole, not one task: Task,
+	// From and To are "". Reason says which redrive: its selector, as
+	// Selector.String writes it.
+	EventAlert            // the growth alert: Count entries entered the DLQ within Window
+	EventCleared          // the growth alert cleared: fewer than Count entries within Window
+	EventRedriveStarted   // a bulk redrive began: Tasks to redrive (Total), Skipped (poisoned), at Rate
+	EventRedriveProgress  // a batch of it was redriven: Tasks; Count so far of Total
+	EventRedriveDone      // it ended, all its tasks handled: Count redriven of Total
+	EventRedriveCancelled // CancelRedrive stopped it: Count redriven of Total
 )
 
 var kindNames = [...]string{
@@ -37,6 +47,9 @@ var kindNames = [...]string{
 	EventRerooted: "rerooted", EventRedriven: "redriven",
 	EventDelayed: "delayed", EventDue: "due", EventExpired: "expired",
 	EventHeartbeat: "heartbeat",
+	EventAlert:     "alert", EventCleared: "cleared",
+	EventRedriveStarted: "redrive-started", EventRedriveProgress: "redrive-progress",
+	EventRedriveDone: "redrive-done", EventRedriveCancelled: "redrive-cancelled",
 }
 
 // String returns the kind's lower-case name, e.g. "blocked".
@@ -72,15 +85,50 @@ type Event struct {
 	At       time.Duration // the clock when it happened (see Queue.Now)
 	Due      time.Duration // Delayed: when it falls due and joins the READY line
 	Deadline time.Duration // Started, Heartbeat: the lease's deadline (0: it never expires); Expired: the deadline it reached
+
+	Error    string        // Dead: the error alone, without "failed after N attempts: " (DeadLetter.Error)
+	Poisoned bool          // Dead: it died after Config.PoisonAfter redrives and needs a human
+	Count    int           // Alert, Cleared: Config.Alert.Entries; RedriveProgress, Done, Cancelled: tasks redriven so far
+	Total    int           // RedriveStarted, Progress, Done, Cancelled: the tasks the redrive set out to redrive
+	Window   time.Duration // Alert, Cleared: Config.Alert.Window
+	Rate     Rate          // RedriveStarted: the rate (zero: all at once)
+	Tasks    []string      // RedriveStarted: the tasks it will redrive, in DLQ order; RedriveProgress: the batch
+	Skipped  []string      // RedriveStarted: the matching tasks left out, poisoned
 }
 
 // String describes the event in one line, e.g.
 // "fetch RUNNING → READY: attempt 1 failed: HTTP 503, back of the line",
 // "fetch RUNNING → DELAYED: attempt 1 failed: HTTP 503, due at 3s",
-// "fetch lease of attempt 1 expired at 30s" or
-// "fetch heartbeat: lease renewed to 45s".
+// "fetch lease of attempt 1 expired at 30s",
+// "fetch heartbeat: lease renewed to 45s",
+// "dlq alert: 10 entries or more within 1m" or
+// "redrive matching \"HTTP 503\": f1, f2 redriven, 2 of 40".
 func (e Event) String() string {
 	var b strings.Builder
+	switch e.Kind {
+	case EventAlert:
+		return fmt.Sprintf("dlq alert: %d entries or more within %v", e.Count, e.Window)
+	case EventCleared:
+		return fmt.Sprintf("dlq alert cleared: fewer than %d entries within %v", e.Count, e.Window)
+	case EventRedriveStarted:
+		fmt.Fprintf(&b, "redrive %s started: %d task%s", e.Reason, e.Total, pluralS(e.Total))
+		if e.Rate != (Rate{}) {
+			fmt.Fprintf(&b, " at %s", e.Rate)
+		} else {
+			b.WriteString(" at once")
+		}
+		if len(e.Skipped) > 0 {
+			fmt.Fprintf(&b, ", skipping %s (poisoned)", strings.Join(e.Skipped, ", "))
+		}
+		return b.String()
+	case EventRedriveProgress:
+		fmt.Fprintf(&b, "redrive %s: %s redriven, %d of %d", e.Reason, strings.Join(e.Tasks, ", "), e.Count, e.Total)
+		return b.String()
+	case EventRedriveDone:
+		return fmt.Sprintf("redrive %s done: %d of %d redriven", e.Reason, e.Count, e.Total)
+	case EventRedriveCancelled:
+		return fmt.Sprintf("redrive %s cancelled: %d of %d redriven", e.Reason, e.Count, e.Total)
+	}
 	b.WriteString(e.Task)
 	switch e.Kind {
 	case EventExpired:
@@ -133,6 +181,9 @@ func (e Event) String() string {
 	case EventDead, EventBlocked, EventRerooted:
 		b.WriteString(": ")
 		b.WriteString(e.Reason)
+		if e.Poisoned {
+			b.WriteString(" (poisoned: needs a human)")
+		}
 	case EventReady:
 		b.WriteString(": dependencies done")
 	case EventUnblocked:
@@ -141,4 +192,12 @@ func (e Event) String() string {
 		b.WriteString(": fresh attempts")
 	}
 	return b.String()
+}
+
+// pluralS returns "s" unless n is 1.
+func pluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -23,11 +23,11 @@ func Example_diamond_redrive() {
 	fmt.Println("a fails:")
 	l, _ := q.Next()
 	q.Fail(l, errors.New("disk full"))
-	fmt.Println(q.DeadLetters())
+	printDLQ(q)
 
 	fmt.Println("redrive a:")
 	q.Redrive("a")
-	fmt.Println(q.DeadLetters())
+	printDLQ(q)
 
 	fmt.Println("run it all:")
 	for {
@@ -43,13 +43,16 @@ func Example_diamond_redrive() {
 	//    b PENDING → BLOCKED: blocked by a
 	//    c PENDING → BLOCKED: blocked by a
 	//    d PENDING → BLOCKED: blocked by a
-	// [{a failed after 1 attempt: disk full} {b blocked by a} {c blocked by a} {d blocked by a}]
+	//    dlq: a DEAD "disk full", blast radius 3
+	//    dlq: b BLOCKED, root a
+	//    dlq: c BLOCKED, root a
+	//    dlq: d BLOCKED, root a
 	// redrive a:
 	//    a DEAD → READY: fresh attempts
 	//    b BLOCKED → PENDING: no dead task upstream
 	//    c BLOCKED → PENDING: no dead task upstream
 	//    d BLOCKED → PENDING: no dead task upstream
-	// []
+	//    dlq: empty
 	// run it all:
 	//    a RUNNING → SUCCEEDED
 	//    b PENDING → READY: dependencies done
@@ -58,4 +61,20 @@ func Example_diamond_redrive() {
 	//    c RUNNING → SUCCEEDED
 	//    d PENDING → READY: dependencies done
 	//    d RUNNING → SUCCEEDED
+}
+
+// printDLQ prints the dead-letter queue from its fields: no caller parses
+// a reason.
+func printDLQ(q *core.Queue) {
+	dl := q.DeadLetters()
+	if len(dl) == 0 {
+		fmt.Println("   dlq: empty")
+	}
+	for _, d := range dl {
+		if d.State == core.Dead {
+			fmt.Printf("   dlq: %s DEAD %q, blast radius %d\n", d.Task, d.Error, d.BlastRadius)
+		} else {
+			fmt.Printf("   dlq: %s BLOCKED, root %s\n", d.Task, d.Root)
+		}
+	}
 }

@@ -13,7 +13,9 @@ package core
 //     "failed after N attempt(s): ERR" (a permanent error, at any attempt:
 //     "permanent failure after N attempt(s): ERR"), every task waiting on it
 //     transitively that is PENDING becomes BLOCKED "blocked by TASK",
-//     nearest first, and Fail returns DEAD.
+//     nearest first, and Fail returns DEAD. Under Config.PoisonAfter = K,
+//     a task redriven K times or more since submit (or its last
+//     ForceRedrive) is poisoned as it dies (DeadLetter.Poisoned).
 //
 // It refuses, changing nothing, a lease that is not the task's current one,
 // or has expired, as Complete does. The cost is O(1) for a retry, O(log n)
@@ -47,7 +49,9 @@ func (q *Queue) fail(v int32, err error) State {
 		return Ready
 	}
 	n.reason = deathReason(n.attempts, err, permanent)
-	q.move(v, dead, -1, Event{Kind: EventDead, Attempt: int(n.attempts), Reason: n.reason})
+	n.errText, n.fp, n.fpOK = msg, "", false
+	n.poisoned = q.poisonAfter > 0 && n.redrives >= q.poisonAfter
+	q.move(v, dead, -1, Event{Kind: EventDead, Attempt: int(n.attempts), Reason: n.reason, Error: msg, Poisoned: n.poisoned})
 	q.blockWave(v, v)
 	return Dead
 }

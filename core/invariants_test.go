@@ -3,10 +3,12 @@ package core
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -170,6 +172,9 @@ func checkInvariants(q *Queue) error {
 			return fmt.Errorf("invariant 3: DeadLetters lists %q, which is %s", dl.Task, s)
 		}
 	}
+	if err := checkDeadLetters(q, dlq); err != nil {
+		return err
+	}
 	if n := counts[Dead] + counts[Blocked]; len(dlq) != n {
 		var missing []string
 		for _, t := range tasks {
@@ -194,6 +199,88 @@ func checkInvariants(q *Queue) error {
 		return fmt.Errorf("ReadyTasks = %q has %d tasks, want all %d READY tasks", ready, len(ready), counts[Ready])
 	}
 	return nil
+}
+
+// checkDeadLetters checks the fields of the DLQ's entries against each
+// other and the rest of the public view: State is the task's, Root the one
+// its reason names ("" for DEAD), Attempts the task's, Error the end of a
+// DEAD reason and Fingerprint its Fingerprint, BlastRadius the number of
+// BLOCKED entries naming it, Poisoned only on DEAD tasks (and never without
+// PoisonAfter), Entered never after Now nor before an earlier entry; and
+// DeadLetterGroups is the DEAD entries grouped by fingerprint, in order.
+func checkDeadLetters(q *Queue, dlq []DeadLetter) error {
+	blast := map[string]int{}
+	for _, d := range dlq {
+		if d.State == Blocked {
+			blast[d.Root]++
+		}
+	}
+	var groups []DeadLetterGroup
+	at := map[string]int{}
+	for i, d := range dlq {
+		if s, _ := q.Status(d.Task); d.State != s {
+			return fmt.Errorf("DeadLetters[%d] = %+v has State %s, Status says %s", i, d, d.State, s)
+		}
+		if d.Attempts != q.Attempts(d.Task) {
+			return fmt.Errorf("DeadLetters[%d] = %+v has Attempts %d, Attempts says %d", i, d, d.Attempts, q.Attempts(d.Task))
+		}
+		if d.Entered > q.Now() || i > 0 && d.Entered < dlq[i-1].Entered {
+			return fmt.Errorf("DeadLetters[%d] = %+v entered at %v: after Now %v or before the entry ahead of it", i, d, d.Entered, q.Now())
+		}
+		if got, ok := q.DeadLetter(d.Task); !ok || got != d {
+			return fmt.Errorf("DeadLetter(%q) = %+v, %v, but DeadLetters has %+v", d.Task, got, ok, d)
+		}
+		switch d.State {
+		case Blocked:
+			if d.Reason != "blocked by "+d.Root || d.Error != "" || d.Fingerprint != "" || d.BlastRadius != 0 || d.Poisoned {
+				return fmt.Errorf("BLOCKED entry %+v: want Reason \"blocked by\" its Root, and no Error, Fingerprint, BlastRadius or Poisoned", d)
+			}
+		case Dead:
+			if d.Root != "" || !strings.HasSuffix(d.Reason, ": "+d.Error) && !(d.Error == "" && !strings.Contains(d.Reason, ":")) {
+				return fmt.Errorf("DEAD entry %+v: want no Root, and a Reason ending in its Error", d)
+			}
+			if want := cachedFingerprint(d.Error); d.Fingerprint != want {
+				return fmt.Errorf("DEAD entry %+v: Fingerprint, want %q", d, want)
+			}
+			if d.BlastRadius != blast[d.Task] {
+				return fmt.Errorf("DEAD entry %+v: BlastRadius, want the %d BLOCKED entries naming it", d, blast[d.Task])
+			}
+			if d.Poisoned && q.PoisonAfter() == 0 {
+				return fmt.Errorf("DEAD entry %+v is poisoned without PoisonAfter", d)
+			}
+			j, ok := at[d.Fingerprint]
+			if !ok {
+				j = len(groups)
+				at[d.Fingerprint] = j
+				groups = append(groups, DeadLetterGroup{Fingerprint: d.Fingerprint, Example: d.Error, First: d.Entered})
+			}
+			g := &groups[j]
+			g.Count++
+			g.Last = d.Entered
+			g.Tasks = append(g.Tasks, d.Task)
+			g.BlastRadius += d.BlastRadius
+			if d.Poisoned {
+				g.Poisoned = append(g.Poisoned, d.Task)
+			}
+		}
+	}
+	if got := q.DeadLetterGroups(); !reflect.DeepEqual(got, groups) {
+		return fmt.Errorf("DeadLetterGroups() = %+v, want %+v, the DEAD entries by fingerprint", got, groups)
+	}
+	return nil
+}
+
+// fingerprints caches Fingerprint for checkDeadLetters, which runs after
+// every operation of every property test on a few error texts.
+var fingerprints sync.Map
+
+func cachedFingerprint(text string) string {
+	if fp, ok := fingerprints.Load(text); ok {
+		return fp.(string)
+	}
+	fp := Fingerprint(text)
+	fingerprints.Store(text, fp)
+	return fp
 }
 
 // checkTimers checks invariant 6 as checkInvariants describes it.
@@ -225,6 +312,22 @@ func checkTimers(q *Queue, tasks []string, status map[string]State) error {
 			if ok && at-now > lt {
 				return fmt.Errorf("RUNNING task %q: deadline %v is more than LeaseTimeout %v after now %v", t, at, lt, now)
 			}
+		}
+		if ok && (!found || at < first) {
+			first, found = at, true
+		}
+	}
+	// The timers of no task: the growth alert's clear while it is raised,
+	// a rate-limited redrive's next batch while one is in progress.
+	for _, v := range []int32{timerAlert, timerJob} {
+		at, ok := q.timerOf(v)
+		switch {
+		case v == timerAlert && ok != q.Alerting():
+			return fmt.Errorf("the alert's clear timer is set: %v, but Alerting() = %v", ok, q.Alerting())
+		case v == timerJob && ok != (q.job != nil):
+			return fmt.Errorf("the redrive's timer is set: %v, but a redrive in progress: %v", ok, q.job != nil)
+		case ok && at <= now && now != math.MaxInt64:
+			return fmt.Errorf("invariant 6: a timer (%d) at %v, but the clock is at %v and it has not fired", v, at, now)
 		}
 		if ok && (!found || at < first) {
 			first, found = at, true

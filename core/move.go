@@ -10,7 +10,9 @@ import "fmt"
 // package and panics.
 //
 // For blocked it also sets the root the reason names (root ignored
-// otherwise). Leaving RUNNING or DELAYED drops the task's timer; entering
+// otherwise), and keeps each root's count of the tasks it blocks (its blast
+// radius) in step: one more for the new root, one less for the old.
+// Entering the DLQ may raise the growth alert, emitted after e. Leaving RUNNING or DELAYED drops the task's timer; entering
 // RUNNING under a lease timeout sets one at e.Deadline, entering DELAYED one
 // at e.Due. The cost is O(1), plus O(log n) for a timer and the event when
 // observed; without a lease timeout or backoff no timer is touched.
@@ -20,9 +22,13 @@ func (q *Queue) move(v int32, to code, root int32, e Event) {
 	if !allowed[from][to] {
 		panic(fmt.Sprintf("core: %s cannot go from %q to %q", n.name, from.State(), to.State()))
 	}
+	if from == blocked {
+		q.nodes[n.root].blocks--
+	}
 	n.state = to
 	if to == blocked {
 		n.root = root
+		q.nodes[root].blocks++
 	} else {
 		n.root = -1
 	}
@@ -36,10 +42,11 @@ func (q *Queue) move(v int32, to code, root int32, e Event) {
 		q.setTimer(v, e.Due)
 	}
 	inDLQ := from == dead || from == blocked
+	alert := false
 	switch {
 	case to == dead || to == blocked:
 		if !inDLQ {
-			q.enterDLQ(v)
+			alert = q.enterDLQ(v)
 		}
 	case inDLQ:
 		q.leaveDLQ(v)
@@ -56,4 +63,7 @@ func (q *Queue) move(v int32, to code, root int32, e Event) {
 		e.Reason = q.reason(v)
 	}
 	q.emit(e)
+	if alert {
+		q.emitAlert(EventAlert)
+	}
 }

@@ -56,6 +56,15 @@ type Config struct {
 	// Backoff delays retries (DELAYED); the zero value retries at once.
 	// [New] refuses what [Backoff] says it refuses.
 	Backoff Backoff
+	// PoisonAfter is the poison-pill cap: a task redriven this many times
+	// (since it was submitted, or last forced) that dies again is poisoned,
+	// "needs a human" ([DeadLetter.Poisoned]): a bulk redrive skips it,
+	// [Queue.Redrive] refuses it with ErrPoisoned, and only
+	// [Queue.ForceRedrive] moves it. 0: off. It must not be negative.
+	PoisonAfter int
+	// Alert raises one [EventAlert] when the dead-letter queue grows fast,
+	// and one [EventCleared] when it calms down; the zero value is off.
+	Alert Alert
 }
 
 // Lease is a task handed out by [Queue.Next]. Only the current, unexpired
@@ -89,6 +98,15 @@ type Queue struct {
 	op    uint64 // operations so far; events carry the current one
 	lease uint64 // last lease id handed out
 
+	// Operating the DLQ: the poison-pill cap, the growth alert (alert.go),
+	// the rate-limited redrive in progress (bulk.go) and the edges redrives
+	// examined.
+	poisonAfter int32
+	alert       alertState
+	job         *redriveJob
+	jobTimer    int32 // the job's timer index + 1, as node.timer
+	dlqVisits   uint64
+
 	// Time: the clock, the timer heap (timers.go) and what sets timers.
 	// Without a lease timeout or backoff, timers stays empty.
 	now          time.Duration
@@ -113,6 +131,7 @@ type Queue struct {
 	walk  []int32
 	line  []int32
 	ids32 []int32
+	roots []int32
 	// visited: the ids the current cycle check reached, when watching
 	visited  []int32
 	watching bool
@@ -121,21 +140,29 @@ type Queue struct {
 // node is everything the queue knows of one id.
 type node struct {
 	name       string
-	deps       []int32 // what it waits on, duplicates dropped, in submit order
-	dependents []int32 // submitted tasks that wait on it, in their arrival order
-	lease      uint64  // RUNNING: the current lease
-	reason     string  // DEAD: "failed after N attempts: ERR"
-	waiting    int32   // deps not SUCCEEDED (unsubmitted ones included)
-	attempts   int32   // hand-outs since submit or the last redrive
-	root       int32   // BLOCKED: the dead task its reason names
-	timer      int32   // RUNNING under a lease timeout, or DELAYED: its timer's index in q.timers + 1; else 0
-	dlqEntry   uint64  // DEAD or BLOCKED: its entry number in the DLQ, else 0
+	deps       []int32       // what it waits on, duplicates dropped, in submit order
+	dependents []int32       // submitted tasks that wait on it, in their arrival order
+	lease      uint64        // RUNNING: the current lease
+	reason     string        // DEAD: "failed after N attempts: ERR"
+	errText    string        // DEAD: ERR alone
+	fp         string        // DEAD: Fingerprint(errText), once fpOK
+	fpOK       bool          // fp is computed
+	poisoned   bool          // DEAD: died again after PoisonAfter redrives
+	redrives   int32         // redrives since submit, or the last ForceRedrive
+	blocks     int32         // DEAD: the BLOCKED tasks whose root it is (its blast radius)
+	entered    time.Duration // DEAD or BLOCKED: the clock when it entered the DLQ
+	waiting    int32         // deps not SUCCEEDED (unsubmitted ones included)
+	attempts   int32         // hand-outs since submit or the last redrive
+	root       int32         // BLOCKED: the dead task its reason names
+	timer      int32         // RUNNING under a lease timeout, or DELAYED: its timer's index in q.timers + 1; else 0
+	dlqEntry   uint64        // DEAD or BLOCKED: its entry number in the DLQ, else 0
 	state      code
 }
 
 // New returns an empty queue, its clock at 0. It fails if cfg.MaxAttempts
-// < 1, the strategy is unknown, cfg.LeaseTimeout is negative or cfg.Backoff
-// is one [Backoff] refuses.
+// < 1, the strategy is unknown, cfg.LeaseTimeout or cfg.PoisonAfter is
+// negative, cfg.Backoff is one [Backoff] refuses or cfg.Alert one [Alert]
+// refuses.
 func New(cfg Config) (*Queue, error) {
 	if cfg.MaxAttempts < 1 {
 		return nil, fmt.Errorf("core: MaxAttempts is %d, want at least 1", cfg.MaxAttempts)
@@ -147,6 +174,12 @@ func New(cfg Config) (*Queue, error) {
 		return nil, fmt.Errorf("core: LeaseTimeout is %v, want at least 0 (0: leases never expire)", cfg.LeaseTimeout)
 	}
 	if err := cfg.Backoff.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.PoisonAfter < 0 || cfg.PoisonAfter > 1<<30 {
+		return nil, fmt.Errorf("core: PoisonAfter is %d, want 0 (off) to %d", cfg.PoisonAfter, 1<<30)
+	}
+	if err := cfg.Alert.validate(); err != nil {
 		return nil, err
 	}
 	check, err := incremental.New(cfg.Strategy)
@@ -166,6 +199,8 @@ func New(cfg Config) (*Queue, error) {
 
 		leaseTimeout: cfg.LeaseTimeout,
 		backoff:      cfg.Backoff,
+		poisonAfter:  int32(cfg.PoisonAfter),
+		alert:        newAlertState(cfg.Alert),
 	}
 	if cfg.Backoff.Base > 0 {
 		q.rng = rand.New(rand.NewPCG(cfg.Backoff.Seed, 0))
@@ -271,6 +306,9 @@ func (q *Queue) Lease(task string) (Lease, bool) {
 	deadline, _ := q.timerOf(v)
 	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, true
 }
+
+// PoisonAfter returns the configured poison-pill cap (0: off).
+func (q *Queue) PoisonAfter() int { return int(q.poisonAfter) }
 
 // LeaseTimeout returns the configured lease timeout (0: leases never expire).
 func (q *Queue) LeaseTimeout() time.Duration { return q.leaseTimeout }

@@ -11,8 +11,10 @@ package core
 // So after a redrive no reason names a task that is not DEAD, however deep,
 // and a diamond below the task is released whole.
 //
-// It refuses, changing nothing, an unknown task (ErrUnknown) or one that is
-// not DEAD (ErrNotDead).
+// It refuses, changing nothing, an unknown task (ErrUnknown), one that is
+// not DEAD (ErrNotDead) and a poisoned one (ErrPoisoned: see
+// Config.PoisonAfter and [Queue.ForceRedrive]). A redrive counts towards
+// the poison-pill cap.
 //
 // Why this order is needed: the tasks blocked by R, the redriven task, are
 // reached from R through tasks also blocked by R (each took its reason from
@@ -23,44 +25,67 @@ package core
 //
 // The cost is O(V'+E') for the V' tasks blocked by R and their edges.
 func (q *Queue) Redrive(task string) error {
+	return q.redriveOne(task, false)
+}
+
+// ForceRedrive is [Queue.Redrive] for a task that needs a human: it moves a
+// DEAD task whether poisoned or not, and clears its poison mark and its
+// count of redrives, so that it gets Config.PoisonAfter redrives again
+// before it is poisoned anew (a person looked at it; its history starts
+// over). It refuses an unknown task (ErrUnknown) and one that is not DEAD
+// (ErrNotDead). The cost is Redrive's.
+func (q *Queue) ForceRedrive(task string) error {
+	return q.redriveOne(task, true)
+}
+
+func (q *Queue) redriveOne(task string, force bool) error {
 	q.op++
 	defer q.flush()
 	r, ok := q.lookup(task)
 	if !ok {
 		return &TaskError{Task: task, Err: ErrUnknown}
 	}
-	if q.nodes[r].state != dead {
+	n := &q.nodes[r]
+	if n.state != dead {
 		return &TaskError{Task: task, Err: ErrNotDead}
 	}
-	n := &q.nodes[r]
-	n.attempts, n.reason = 0, ""
-	q.move(r, ready, -1, Event{Kind: EventRedriven})
-
-	// Collect the region: the tasks blocked by r, reached through each other,
-	// nearest first. count[w]: its dependencies in the region not yet decided.
-	q.newWalk()
-	region := append(q.walk, r)
-	for i := 0; i < len(region); i++ {
-		for _, w := range q.nodes[region[i]].dependents {
-			d := &q.nodes[w]
-			if d.state != blocked || d.root != r {
-				continue
-			}
-			if q.mark[w] != q.stamp {
-				q.mark[w] = q.stamp
-				q.count[w] = 0
-				region = append(region, w)
-			}
-			if i > 0 {
-				q.count[w]++
-			}
-		}
+	if n.poisoned && !force {
+		return &TaskError{Task: task, Err: ErrPoisoned}
 	}
+	if force {
+		n.redrives = -1 // redriveRoots counts this one: 0 after
+	}
+	q.roots = append(q.roots[:0], r)
+	q.redriveRoots(q.roots)
+	return nil
+}
+
+// redriveRoots redrives the DEAD tasks roots at once, in the order given,
+// and then decides every task BLOCKED by any of them, once, after all of
+// them are live again: the region of each root (the tasks blocked by it,
+// reached from it through tasks also blocked by it) is collected in one
+// walk marking what it reached, so a task held by several of the roots, or
+// behind several of them, is reached once, and the union is decided in
+// Kahn's order as Redrive's region is. A task of the region is decided when
+// each of its dependencies in the region is: the roots are READY, and
+// whatever is outside the region does not change in this pass, so it sees
+// its dependencies as they end. The cost is O(k + V' + E') for k roots
+// blocking V' tasks in all, with their edges; the edges examined are added
+// to [Queue.RedriveVisits].
+func (q *Queue) redriveRoots(roots []int32) {
+	for _, r := range roots {
+		n := &q.nodes[r]
+		n.attempts, n.reason, n.errText, n.fp, n.fpOK, n.poisoned = 0, "", "", "", false, false
+		n.redrives++
+		q.move(r, ready, -1, Event{Kind: EventRedriven})
+	}
+	region, k := q.collectRegion(roots)
 
 	// Decide in Kahn's order: a task is decided when its count reaches 0.
-	// Invariant: every task in line[:i] is decided and no longer names r.
+	// Invariant: every task in line[:i] is decided and no longer names a
+	// root of roots.
 	line := q.line[:0]
-	for _, w := range region[1:] {
+	for _, w := range region[k:] {
 		if q.count[w] == 0 {
 			line = append(line, w)
 		}
@@ -69,6 +94,7 @@ func (q *Queue) Redrive(task string) error {
 		w := line[i]
 		q.decide(w)
 		for _, x := range q.nodes[w].dependents {
+			q.dlqVisits++
 			if q.mark[x] == q.stamp {
 				if q.count[x]--; q.count[x] == 0 {
 					line = append(line, x)
@@ -78,7 +104,39 @@ func (q *Queue) Redrive(task string) error {
 	}
 	q.line = line[:0]
 	q.walk = region[:0]
-	return nil
+}
+
+// collectRegion starts a walk and collects the roots, then every task
+// BLOCKED by one of them, reached through each other, nearest first:
+// region[:k] are the roots, region[k:] the tasks to decide, each marked,
+// and count[w] is how many of w's dependencies are in region[k:]. The roots
+// are marked too, and being marked is how a task's root is known to be one
+// of them: a BLOCKED task's root is DEAD, never a task of the region.
+func (q *Queue) collectRegion(roots []int32) (region []int32, k int) {
+	q.newWalk()
+	region = append(q.walk, roots...)
+	for _, r := range roots {
+		q.mark[r] = q.stamp
+	}
+	k = len(roots)
+	for i := 0; i < len(region); i++ {
+		for _, w := range q.nodes[region[i]].dependents {
+			q.dlqVisits++
+			d := &q.nodes[w]
+			if d.state != blocked || q.mark[d.root] != q.stamp {
+				continue
+			}
+			if q.mark[w] != q.stamp {
+				q.mark[w] = q.stamp
+				q.count[w] = 0
+				region = append(region, w)
+			}
+			if i >= k {
+				q.count[w]++
+			}
+		}
+	}
+	return region, k
 }
 
 // decide settles a task that was blocked by a redriven root, once each of
@@ -96,3 +154,8 @@ func (q *Queue) decide(w int32) {
 	}
 	q.move(w, pending, -1, Event{Kind: EventUnblocked})
 }
+
+// RedriveVisits returns the edges redrives have examined so far, single
+// and bulk: the measure that a bulk redrive of k roots blocking V' tasks
+// costs O(k + V' + E'), not k walks.
+func (q *Queue) RedriveVisits() uint64 { return q.dlqVisits }

@@ -7,10 +7,33 @@ import "time"
 // timeout has one (its lease deadline), a DELAYED task has one (its due
 // time), no other task has any: a task has at most one timer, and
 // node.timer is its index in the heap plus one (0: none).
+//
+// Two timers belong to no task and have their own v: timerAlert, when the
+// growth alert clears (see alert.go), and timerJob, the next batch of a
+// rate-limited redrive (see bulk.go). Each is at most one entry too, its
+// index kept in the queue.
 type timer struct {
 	at  time.Duration
 	seq uint64
 	v   int32
+}
+
+// The v of the timers that belong to no task.
+const (
+	timerAlert int32 = -1
+	timerJob   int32 = -2
+)
+
+// slot returns where v's timer index is kept: in its node, or in the queue
+// for timerAlert and timerJob.
+func (q *Queue) slot(v int32) *int32 {
+	switch v {
+	case timerAlert:
+		return &q.alert.timer
+	case timerJob:
+		return &q.jobTimer
+	}
+	return &q.nodes[v].timer
 }
 
 // The timers are a binary min-heap on (at, seq) in q.timers, indexed: every
@@ -34,30 +57,30 @@ func (q *Queue) before(i, j int) bool {
 // heartbeat), counted as set now for ties. O(log n).
 func (q *Queue) setTimer(v int32, at time.Duration) {
 	q.timerSeq++
-	n := &q.nodes[v]
-	if n.timer == 0 {
+	idx := q.slot(v)
+	if *idx == 0 {
 		q.timers = append(q.timers, timer{at: at, seq: q.timerSeq, v: v})
 		i := len(q.timers) - 1
-		n.timer = int32(i + 1)
+		*idx = int32(i + 1)
 		q.up(i)
 		return
 	}
-	i := int(n.timer - 1)
+	i := int(*idx - 1)
 	q.timers[i].at, q.timers[i].seq = at, q.timerSeq
 	q.fix(i)
 }
 
 // clearTimer removes v's timer, if it has one. O(log n).
 func (q *Queue) clearTimer(v int32) {
-	n := &q.nodes[v]
-	if n.timer == 0 {
+	idx := q.slot(v)
+	if *idx == 0 {
 		return
 	}
-	i, last := int(n.timer-1), len(q.timers)-1
-	n.timer = 0
+	i, last := int(*idx-1), len(q.timers)-1
+	*idx = 0
 	if i != last {
 		q.timers[i] = q.timers[last]
-		q.nodes[q.timers[i].v].timer = int32(i + 1)
+		*q.slot(q.timers[i].v) = int32(i + 1)
 	}
 	q.timers = q.timers[:last]
 	if i != last {
@@ -67,7 +90,7 @@ func (q *Queue) clearTimer(v int32) {
 
 // timerOf returns when v's timer fires, if it has one. O(1).
 func (q *Queue) timerOf(v int32) (time.Duration, bool) {
-	if i := q.nodes[v].timer; i != 0 {
+	if i := *q.slot(v); i != 0 {
 		return q.timers[i-1].at, true
 	}
 	return 0, false
@@ -113,6 +136,6 @@ func (q *Queue) down(i int) bool {
 
 func (q *Queue) swapTimers(i, j int) {
 	q.timers[i], q.timers[j] = q.timers[j], q.timers[i]
-	q.nodes[q.timers[i].v].timer = int32(i + 1)
-	q.nodes[q.timers[j].v].timer = int32(j + 1)
+	*q.slot(q.timers[i].v) = int32(i + 1)
+	*q.slot(q.timers[j].v) = int32(j + 1)
 }

@@ -29,6 +29,8 @@ type Board struct {
 	// timers holds the deadline of each RUNNING task's lease that expires
 	// and the due time of each DELAYED task.
 	timers map[string]time.Duration
+	// alerting: the growth alert is raised (Alert, until Cleared).
+	alerting bool
 }
 
 // boardEntry is an entry of a Board's dead-letter queue.
@@ -56,6 +58,11 @@ func (b *Board) Apply(e core.Event) {
 	switch e.Kind {
 	case core.EventRejected, core.EventExpired:
 		return
+	case core.EventAlert, core.EventCleared:
+		b.alerting = e.Kind == core.EventAlert
+		return
+	case core.EventRedriveStarted, core.EventRedriveProgress, core.EventRedriveDone, core.EventRedriveCancelled:
+		return // its tasks' own events follow or came before
 	case core.EventHeartbeat:
 		b.setTimer(e.Task, e.Deadline)
 		return
@@ -81,7 +88,7 @@ func (b *Board) Apply(e core.Event) {
 		case core.Ready:
 			b.ready = append(b.ready, e.Task)
 		case core.Blocked:
-			b.enterDLQ(e.Task, e.Reason)
+			b.enterBlocked(e)
 		}
 	case core.EventReady, core.EventRetried, core.EventDue:
 		b.ready = append(b.ready, e.Task)
@@ -90,16 +97,41 @@ func (b *Board) Apply(e core.Event) {
 		b.ready = append(b.ready, e.Task)
 	case core.EventStarted:
 		b.leaveReady(e.Task)
-	case core.EventDead, core.EventBlocked:
-		b.enterDLQ(e.Task, e.Reason)
+	case core.EventDead:
+		b.enterDLQ(core.DeadLetter{Task: e.Task, Reason: e.Reason, State: core.Dead, Entered: e.At,
+			Attempts: e.Attempt, Error: e.Error, Fingerprint: core.Fingerprint(e.Error), Poisoned: e.Poisoned})
+	case core.EventBlocked:
+		b.enterBlocked(e)
 	case core.EventUnblocked:
+		if i, ok := b.dlqAt[e.Task]; ok {
+			b.blast(b.dlq[i].Root, -1)
+		}
 		b.leaveDLQ(e.Task)
 	case core.EventRerooted:
 		if i, ok := b.dlqAt[e.Task]; ok {
-			b.dlq[i].Reason = e.Reason
+			b.blast(b.dlq[i].Root, -1)
+			b.dlq[i].Reason, b.dlq[i].Root = e.Reason, e.Root
+			b.blast(e.Root, +1)
 		}
 	}
 }
+
+// enterBlocked enters a task that arrived BLOCKED or was blocked, and
+// counts it in its root's blast radius.
+func (b *Board) enterBlocked(e core.Event) {
+	b.enterDLQ(core.DeadLetter{Task: e.Task, Reason: e.Reason, State: core.Blocked, Root: e.Root, Entered: e.At})
+	b.blast(e.Root, +1)
+}
+
+// blast adds d to the blast radius of root, if it is in the DLQ. O(1).
+func (b *Board) blast(root string, d int) {
+	if i, ok := b.dlqAt[root]; ok {
+		b.dlq[i].BlastRadius += d
+	}
+}
+
+// Alerting reports whether the growth alert is raised, as the events say.
+func (b *Board) Alerting() bool { return b.alerting }
 
 // leaveReady takes a task out of the READY line: from the front, as Next
 // does, or from wherever it is should events ever say otherwise.
@@ -139,12 +171,12 @@ func (b *Board) Timer(task string) (time.Duration, bool) {
 	return at, ok
 }
 
-func (b *Board) enterDLQ(task, reason string) {
+func (b *Board) enterDLQ(d core.DeadLetter) {
 	if b.dlqAt == nil {
 		b.dlqAt = make(map[string]int)
 	}
-	b.dlqAt[task] = len(b.dlq)
-	b.dlq = append(b.dlq, boardEntry{core.DeadLetter{Task: task, Reason: reason}, true})
+	b.dlqAt[d.Task] = len(b.dlq)
+	b.dlq = append(b.dlq, boardEntry{d, true})
 }
 
 // leaveDLQ takes a task's entry out of the dead-letter queue. The cost is
@@ -186,8 +218,10 @@ func (b *Board) clone() Board {
 		states: maps.Clone(b.states),
 		ready:  slices.Clone(b.ready[b.head:]),
 		timers: maps.Clone(b.timers),
+
+		alerting: b.alerting,
 	}
-	b.liveDLQ(func(d core.DeadLetter) { c.enterDLQ(d.Task, d.Reason) })
+	b.liveDLQ(func(d core.DeadLetter) { c.enterDLQ(d) })
 	return c
 }
 
@@ -212,7 +246,10 @@ func (b *Board) Ready() []string { return slices.Clone(b.ready[b.head:]) }
 
 // DeadLetters returns the dead-letter queue: the DEAD and BLOCKED tasks
 // with their reasons, in the order they entered it. A task whose reason
-// changed (Rerooted) keeps its place.
+// changed (Rerooted) keeps its place. Every field is as the queue's
+// [core.Queue.DeadLetters] has it, folded from the events: the roots, the
+// times of entry, the errors and their fingerprints, the blast radii kept
+// as tasks are blocked, released and rerooted.
 //
 // The cost is O(entries).
 func (b *Board) DeadLetters() []core.DeadLetter {

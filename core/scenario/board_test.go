@@ -37,7 +37,7 @@ func boardAgrees(b *Board, q *core.Queue) string {
 		diffs = append(diffs, fmt.Sprintf("READY line %q, queue has %q", got, want))
 	}
 	if got, want := b.DeadLetters(), q.DeadLetters(); !slices.Equal(got, want) {
-		diffs = append(diffs, fmt.Sprintf("dead letters %q, queue has %q", got, want))
+		diffs = append(diffs, fmt.Sprintf("dead letters %+v, queue has %+v", got, want))
 	}
 	for _, task := range q.Tasks() {
 		got, gok := b.Timer(task)
@@ -223,7 +223,8 @@ func TestBoard(t *testing.T) {
 		} {
 			b.Apply(e)
 		}
-		want := []core.DeadLetter{{Task: "x", Reason: "blocked by s"}, {Task: "y", Reason: "blocked by r"}}
+		want := []core.DeadLetter{{Task: "x", Reason: "blocked by s", State: core.Blocked, Root: "s"},
+			{Task: "y", Reason: "blocked by r", State: core.Blocked, Root: "r"}}
 		if got := b.DeadLetters(); !reflect.DeepEqual(got, want) {
 			t.Errorf("DeadLetters() = %v, want %v", got, want)
 		}
