@@ -67,7 +67,7 @@ type app struct {
 func newApp() *app {
 	a := &app{p: playground.New(), shown: -1, speed: 800 * time.Millisecond, follow: true}
 	e := &a.el
-	e.body = document.Underlying().Get("body")
+	e.body = document.Get("body")
 	for _, p := range []struct {
 		v  *js.Value
 		id string
@@ -126,7 +126,7 @@ func (a *app) stateStyles() {
 	}
 	style := create("style", "")
 	setText(style, b.String())
-	appendTo(document.Underlying().Get("head"), style)
+	appendTo(document.Get("head"), style)
 
 	clear(a.el.legend)
 	for _, st := range core.States() {
@@ -222,6 +222,10 @@ func (a *app) render(animate bool) {
 		a.listNames()
 	}
 	a.fit()
+	if a.follow && k != a.shown {
+		view = a.followAction(view, p.Focus(k))
+	}
+	a.drawWindow(view)
 	var tasks []string
 	if relaid || a.shown < 0 {
 		for _, n := range nodes {
@@ -252,9 +256,6 @@ func (a *app) render(animate bool) {
 		a.showBanner(b.Kind, b.Text)
 	}
 	a.g.markVisited(p.Visited(k))
-	if a.follow && k != a.shown {
-		a.followAction(view, p.Focus(k))
-	}
 
 	a.renderReady(chips, events)
 	a.renderDLQ()
@@ -271,7 +272,7 @@ func (a *app) render(animate bool) {
 		setText(where, c.Where)
 		appendTo(a.el.caption, where)
 	}
-	appendTo(a.el.caption, document.Underlying().Call("createTextNode", c.Text))
+	appendTo(a.el.caption, document.Call("createTextNode", c.Text))
 	toggleClass(a.el.caption, "refused", c.Refused)
 
 	a.shown = k
@@ -349,20 +350,27 @@ func (a *app) inContent(task string) (x, y float64, ok bool) {
 
 // followAction scrolls the drawing so that the first task a step changed
 // is in view, if it is not (playground.Follow); view is where the scroller
-// was before the step.
-func (a *app) followAction(view playground.Scroll, tasks []string) {
+// was before the step. It returns where the scroller is now.
+func (a *app) followAction(view playground.Scroll, tasks []string) playground.Scroll {
 	if len(tasks) == 0 {
-		return
+		return view
 	}
 	x, y, ok := a.inContent(tasks[0])
 	if !ok {
-		return
+		return view
 	}
 	if left, top, move := playground.Follow(view, x, y, 60); move {
 		sc := a.el.scroller
 		sc.Set("scrollLeft", left)
 		sc.Set("scrollTop", top)
+		view.Left, view.Top = left, top
 	}
+	return view
+}
+
+// drawWindow draws the part of a big graph around the view.
+func (a *app) drawWindow(view playground.Scroll) {
+	a.g.setWindow(playground.Seen(view, a.svgX, a.svgY, a.g.scale), playground.Window(view, a.svgX, a.svgY, a.g.scale))
 }
 
 // animate changes the tasks of one step in event order, so that a wave of
@@ -665,7 +673,7 @@ func (a *app) markLine() {
 	line := float64(s.Step(k).Command.Line)
 	ed := a.el.editor
 	st := a.editorTop
-	if !document.Underlying().Get("activeElement").Equal(ed) {
+	if !document.Get("activeElement").Equal(ed) {
 		top := editorPad + (line-1)*editorLine
 		if h := a.editorH; top < st || top+editorLine > st+h {
 			st = max(0, top-h/3)

@@ -7,8 +7,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/incremental"
 	"github.com/dagq/dagq/internal/playground"
@@ -41,14 +39,14 @@ func (a *app) wire() {
 		appendTo(e.strategy, opt)
 	}
 
-	on(e.picker, "change", func(dom.Event) {
+	on(e.picker, "change", func(js.Value) {
 		a.pause()
 		a.unnotify()
 		if a.p.Choose(e.picker.Get("value").String()) {
 			a.loaded(a.p.Session().Text(), nil)
 		}
 	})
-	on(e.strategy, "change", func(dom.Event) {
+	on(e.strategy, "change", func(js.Value) {
 		a.unnotify()
 		if err := a.p.SetStrategy(e.strategy.Get("value").String()); err != nil {
 			a.notify(err.Error(), false)
@@ -57,17 +55,17 @@ func (a *app) wire() {
 		a.render(false)
 	})
 
-	on(e.about, "click", func(dom.Event) { addClass(e.about, "open") })
+	on(e.about, "click", func(js.Value) { addClass(e.about, "open") })
 
 	// The timeline.
-	on(e.first, "click", func(dom.Event) { a.seek(0) })
-	on(e.back, "click", func(dom.Event) { a.step(-1) })
-	on(e.forward, "click", func(dom.Event) { a.step(+1) })
-	on(e.last, "click", func(dom.Event) { a.seek(scenario.StepEnd) })
-	on(e.play, "click", func(dom.Event) { a.play() })
-	on(e.pause, "click", func(dom.Event) { a.pause() })
-	on(e.undo, "click", func(dom.Event) { a.undo() })
-	on(e.slider, "input", func(dom.Event) {
+	on(e.first, "click", func(js.Value) { a.seek(0) })
+	on(e.back, "click", func(js.Value) { a.step(-1) })
+	on(e.forward, "click", func(js.Value) { a.step(+1) })
+	on(e.last, "click", func(js.Value) { a.seek(scenario.StepEnd) })
+	on(e.play, "click", func(js.Value) { a.play() })
+	on(e.pause, "click", func(js.Value) { a.pause() })
+	on(e.undo, "click", func(js.Value) { a.undo() })
+	on(e.slider, "input", func(js.Value) {
 		// A range input's value is a string, "0" to max.
 		a.pause()
 		a.unnotify()
@@ -75,24 +73,23 @@ func (a *app) wire() {
 			a.render(false)
 		}
 	})
-	on(e.speed, "change", func(dom.Event) {
+	on(e.speed, "change", func(js.Value) {
 		if ms, err := strconv.Atoi(e.speed.Get("value").String()); err == nil {
 			a.speed = time.Duration(ms) * time.Millisecond
 		}
 	})
-	on(e.follow, "change", func(dom.Event) { a.follow = e.follow.Get("checked").Bool() })
-	on(document.Underlying(), "keydown", a.keydown)
+	on(e.follow, "change", func(js.Value) { a.follow = e.follow.Get("checked").Bool() })
+	on(document, "keydown", a.keydown)
 
 	// The editor.
-	on(e.run, "click", func(dom.Event) { a.runEditor() })
-	on(e.editor, "keydown", func(ev dom.Event) {
-		k := ev.(*dom.KeyboardEvent)
-		if k.Key() == "Enter" && (k.CtrlKey() || k.MetaKey()) {
-			ev.PreventDefault()
+	on(e.run, "click", func(js.Value) { a.runEditor() })
+	on(e.editor, "keydown", func(ev js.Value) {
+		if ev.Get("key").String() == "Enter" && (ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()) {
+			ev.Call("preventDefault")
 			a.runEditor()
 		}
 	})
-	on(e.editor, "input", func(dom.Event) {
+	on(e.editor, "input", func(js.Value) {
 		text := e.editor.Get("value").String()
 		a.dirty = a.p.Dirty(text)
 		toggleClass(e.run, "primary", a.dirty)
@@ -101,37 +98,37 @@ func (a *app) wire() {
 		}
 		a.numberLines(text)
 	})
-	on(e.editor, "scroll", func(dom.Event) { a.placeMark() })
-	on(e.scroller, "scroll", func(dom.Event) { a.hidePopover() })
+	on(e.editor, "scroll", func(js.Value) { a.placeMark() })
+	on(e.scroller, "scroll", func(js.Value) { a.hidePopover() })
 
 	// Acting.
-	on(e.commandForm, "submit", func(ev dom.Event) {
-		ev.PreventDefault()
+	on(e.commandForm, "submit", func(ev js.Value) {
+		ev.Call("preventDefault")
 		if a.act(e.command.Get("value").String()) {
 			e.command.Set("value", "")
 		}
 	})
-	on(e.command, "input", func(dom.Event) { setHidden(e.commandError, true) })
-	on(byID("graph"), "click", func(ev dom.Event) {
-		if g := ev.Target().Underlying().Call("closest", "g[data-task]"); g.Truthy() {
-			ev.StopPropagation()
+	on(e.command, "input", func(js.Value) { setHidden(e.commandError, true) })
+	on(byID("graph"), "click", func(ev js.Value) {
+		if g := ev.Get("target").Call("closest", "g[data-task]"); g.Truthy() {
+			ev.Call("stopPropagation")
 			a.clickTask(g.Get("dataset").Get("task").String(), g)
 		}
 	})
-	on(e.readyLine, "click", func(ev dom.Event) {
-		if li := ev.Target().Underlying().Call("closest", "li[data-task]"); li.Truthy() {
-			ev.StopPropagation()
+	on(e.readyLine, "click", func(ev js.Value) {
+		if li := ev.Get("target").Call("closest", "li[data-task]"); li.Truthy() {
+			ev.Call("stopPropagation")
 			a.clickTask(li.Get("dataset").Get("task").String(), js.Null())
 		}
 	})
-	on(e.dlq, "click", func(ev dom.Event) {
-		if b := ev.Target().Underlying().Call("closest", "button[data-action]"); b.Truthy() {
+	on(e.dlq, "click", func(ev js.Value) {
+		if b := ev.Get("target").Call("closest", "button[data-action]"); b.Truthy() {
 			ds := b.Get("dataset")
 			a.act(playground.PopoverCommand(ds.Get("action").String(), ds.Get("task").String(), ""))
 		}
 	})
-	on(e.log, "click", func(ev dom.Event) {
-		if li := ev.Target().Underlying().Call("closest", "li[data-step]"); li.Truthy() {
+	on(e.log, "click", func(ev js.Value) {
+		if li := ev.Get("target").Call("closest", "li[data-step]"); li.Truthy() {
 			a.pause()
 			a.unnotify()
 			if a.p.SeekTo(li.Get("dataset").Get("step").String()) {
@@ -139,36 +136,35 @@ func (a *app) wire() {
 			}
 		}
 	})
-	on(e.popover, "click", func(ev dom.Event) {
-		ev.StopPropagation()
-		if b := ev.Target().Underlying().Call("closest", "button[data-action]"); b.Truthy() {
+	on(e.popover, "click", func(ev js.Value) {
+		ev.Call("stopPropagation")
+		if b := ev.Get("target").Call("closest", "button[data-action]"); b.Truthy() {
 			a.popoverAction(b.Get("dataset").Get("action").String())
 		}
 	})
-	on(e.popover, "keydown", func(ev dom.Event) {
-		k := ev.(*dom.KeyboardEvent)
-		if k.Key() == "Enter" && ev.Target().Underlying().Get("tagName").String() == "INPUT" {
-			ev.PreventDefault()
+	on(e.popover, "keydown", func(ev js.Value) {
+		if ev.Get("key").String() == "Enter" && ev.Get("target").Get("tagName").String() == "INPUT" {
+			ev.Call("preventDefault")
 			a.popoverAction("fail")
 		}
 	})
-	on(document.Underlying(), "click", func(dom.Event) { a.hidePopover() })
-	on(e.noticeClose, "click", func(dom.Event) { a.noticeGen++; setHidden(e.notice, true) })
-	on(e.crashClose, "click", func(dom.Event) { setHidden(e.crash, true) })
+	on(document, "click", func(js.Value) { a.hidePopover() })
+	on(e.noticeClose, "click", func(js.Value) { a.noticeGen++; setHidden(e.notice, true) })
+	on(e.crashClose, "click", func(js.Value) { setHidden(e.crash, true) })
 
 	// Sharing.
-	on(e.share, "click", func(dom.Event) { a.share() })
-	on(e.shareClose, "click", func(dom.Event) { setHidden(e.sharePanel, true) })
-	on(e.shareLink, "focus", func(dom.Event) { e.shareLink.Call("select") })
-	on(e.embedSnippet, "focus", func(dom.Event) { e.embedSnippet.Call("select") })
+	on(e.share, "click", func(js.Value) { a.share() })
+	on(e.shareClose, "click", func(js.Value) { setHidden(e.sharePanel, true) })
+	on(e.shareLink, "focus", func(js.Value) { e.shareLink.Call("select") })
+	on(e.embedSnippet, "focus", func(js.Value) { e.embedSnippet.Call("select") })
 
-	on(js.Global(), "hashchange", func(dom.Event) { a.loadURL() })
-	on(js.Global(), "resize", func(dom.Event) { a.fitFor = [3]float64{}; a.fit() })
+	on(js.Global(), "hashchange", func(js.Value) { a.loadURL() })
+	on(js.Global(), "resize", func(js.Value) { a.fitFor = [3]float64{}; a.fit() })
 
 	// Tests (and only tests, which define dagqTestHooks before the page
 	// loads) can make a handler panic, to see that the page survives it.
 	if js.Global().Get("dagqTestHooks").Truthy() {
-		on(document.Underlying(), "dagq-test-panic", func(dom.Event) { panic("a panic on purpose, from a test") })
+		on(document, "dagq-test-panic", func(js.Value) { panic("a panic on purpose, from a test") })
 	}
 }
 
@@ -202,10 +198,10 @@ func target(el js.Value) playground.Target {
 const taskSelector = "#graph g[data-task], #ready-line li[data-task]"
 
 // keydown does what playground.KeyFor says a key does.
-func (a *app) keydown(ev dom.Event) {
-	k := ev.(*dom.KeyboardEvent)
-	el := ev.Target().Underlying()
-	switch playground.KeyFor(k.Key(), k.CtrlKey() || k.MetaKey(), k.AltKey(), target(el)) {
+func (a *app) keydown(ev js.Value) {
+	k := ev
+	el := ev.Get("target")
+	switch playground.KeyFor(k.Get("key").String(), k.Get("ctrlKey").Bool() || k.Get("metaKey").Bool(), k.Get("altKey").Bool(), target(el)) {
 	case playground.KeyClose:
 		a.hidePopover()
 		setHidden(a.el.sharePanel, true)
@@ -225,7 +221,7 @@ func (a *app) keydown(ev dom.Event) {
 			a.play()
 		}
 	case playground.KeyActTask:
-		ev.StopPropagation()
+		ev.Call("stopPropagation")
 		node := el.Call("closest", taskSelector)
 		if el.Call("closest", "#graph").Truthy() {
 			a.clickTask(node.Get("dataset").Get("task").String(), node)
@@ -243,7 +239,7 @@ func (a *app) keydown(ev dom.Event) {
 	default:
 		return
 	}
-	ev.PreventDefault()
+	ev.Call("preventDefault")
 }
 
 // step moves one step; forward is animated.

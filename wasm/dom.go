@@ -7,28 +7,23 @@ import (
 	"syscall/js"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dagq/dagq/internal/playground"
 )
 
-// The playground talks to the page through honnef.co/go/js/dom/v2 for the
-// window, the document and events. Elements it changes on every step are
-// kept as js.Value and changed with the few helpers below: wrapping an
-// element in dom costs dozens of calls into JavaScript, and a drawing of a
-// thousand tasks is changed many times a second while playing.
+// The playground talks to the page through syscall/js and the few helpers
+// below. (A DOM binding such as honnef.co/go/js/dom/v2 costs 166 KB of
+// gzipped wasm for the handful of calls the page makes, and wrapping an
+// element in it costs dozens of calls into JavaScript, where a drawing of
+// a thousand tasks is changed many times a second while playing.)
 
 const svgNS = "http://www.w3.org/2000/svg"
 
-var (
-	window   = dom.GetWindow()
-	document = window.Document()
-)
+var document = js.Global().Get("document")
 
 // byID returns the element with this id; it panics if the page lacks it,
 // which is a bug of index.html.
 func byID(id string) js.Value {
-	el := document.Underlying().Call("getElementById", id)
+	el := document.Call("getElementById", id)
 	if el.IsNull() {
 		panic("playground: index.html has no #" + id)
 	}
@@ -37,7 +32,7 @@ func byID(id string) js.Value {
 
 // create makes an HTML element with a class ("" for none).
 func create(tag, class string) js.Value {
-	el := document.Underlying().Call("createElement", tag)
+	el := document.Call("createElement", tag)
 	if class != "" {
 		el.Set("className", class)
 	}
@@ -46,7 +41,7 @@ func create(tag, class string) js.Value {
 
 // createSVG makes an SVG element with a class ("" for none).
 func createSVG(tag, class string) js.Value {
-	el := document.Underlying().Call("createElementNS", svgNS, tag)
+	el := document.Call("createElementNS", svgNS, tag)
 	if class != "" {
 		el.Call("setAttribute", "class", class)
 	}
@@ -66,12 +61,14 @@ func toggleClass(el js.Value, c string, on bool) {
 }
 func setData(el js.Value, key, value string) { el.Get("dataset").Set(key, value) }
 
-// on listens to an event of an element (or the document) through dom. A
-// panic in f is recovered and reported on the page (see guard).
-func on(el js.Value, typ string, f func(dom.Event)) {
-	(&dom.BasicNode{Value: el}).AddEventListener(typ, false, func(ev dom.Event) {
-		guard(typ, func() { f(ev) })
-	})
+// on listens to an event of an element, the document or the window, for
+// the page's life. A panic in f is recovered and reported on the page (see
+// guard).
+func on(el js.Value, typ string, f func(ev js.Value)) {
+	el.Call("addEventListener", typ, js.FuncOf(func(_ js.Value, args []js.Value) any {
+		guard(typ, func() { f(args[0]) })
+		return nil
+	}))
 }
 
 // crashed shows a recovered panic; the app sets it once the page is wired.

@@ -21,6 +21,10 @@ import (
 // with its name and the state's icon and label, in the state's colours.
 // When the script grows (a command added, a script run), the graph is laid
 // out again and the tasks glide to their new places.
+//
+// A graph of playground.DrawAllBelow tasks or more is drawn only around the
+// view (its window): every task keeps what it shows in its gnode, and gets
+// an element when the view comes near it.
 type graph struct {
 	svg, edgeLayer, nodeLayer, overlay js.Value
 
@@ -31,6 +35,9 @@ type graph struct {
 	edges  map[[2]string]*gedge // by [dependency, dependent]
 	into   map[string][]*gedge  // the edges into each dependent
 	marked map[string]bool      // the tasks marked visited
+	order  []*gnode             // the tasks in layout order
+	all    bool                 // every task is drawn
+	win    playground.Rect      // the part of the layout drawn, when not all
 
 	untrace []func() // takes the highlight of a hovered task's lineage away
 }
@@ -47,6 +54,7 @@ type gnode struct {
 	tip     string     // drawn title
 	aria    string     // drawn accessible name
 	x, y    float64
+	drawn   bool // g is on the page
 }
 
 // gedge is a dependency drawn as a path from the dependency down to the
@@ -56,6 +64,7 @@ type gedge struct {
 	path     js.Value
 	shape    string // the path drawn
 	future   bool   // the dependent has not been submitted at this step
+	drawn    bool   // path is on the page
 }
 
 const ghostLabel = playground.GhostLabel
@@ -104,7 +113,7 @@ func (g *graph) trace(task string, l playground.Lineage) {
 	g.untrace = g.untrace[:0]
 	toggleClass(g.svg, "tracing", task != "")
 	mark := func(name, class string) {
-		if nd := g.nodes[name]; nd != nil {
+		if nd := g.nodes[name]; nd != nil && nd.drawn {
 			addClass(nd.g, class)
 			g.untrace = append(g.untrace, func() { removeClass(nd.g, class) })
 		}
@@ -120,7 +129,7 @@ func (g *graph) trace(task string, l playground.Lineage) {
 		mark(t, "down")
 	}
 	for _, k := range l.Edges {
-		if e := g.edges[k]; e != nil {
+		if e := g.edges[k]; e != nil && e.drawn {
 			addClass(e.path, "lit")
 			g.untrace = append(g.untrace, func() { removeClass(e.path, "lit") })
 		}
@@ -140,12 +149,10 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 	l := g.layout
 	setAttr(g.svg, "viewBox", "0 0 "+num(l.Width)+" "+num(l.Height))
 	g.scale = 0
+	g.all = len(nodes) < playground.DrawAllBelow
 
-	// New tasks and edges are written as markup, in one call each: a
-	// thousand tasks made element by element would take a second.
 	keep := make(map[string]bool, len(nodes))
-	var fresh []*gnode
-	var markup strings.Builder
+	g.order = g.order[:0]
 	for _, n := range nodes {
 		keep[n.Name] = true
 		p := l.Pos[n.Name]
@@ -153,26 +160,24 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 		if nd == nil {
 			nd = &gnode{name: n.Name, kind: "ghost", subText: ghostLabel, tip: n.Name + ": not submitted", aria: n.Name + ": not submitted", x: p.X, y: p.Y}
 			g.nodes[n.Name] = nd
-			fresh = append(fresh, nd)
-			g.nodeMarkup(&markup, nd)
-			continue
-		}
-		if p.X != nd.x || p.Y != nd.y {
+		} else if p.X != nd.x || p.Y != nd.y {
 			nd.x, nd.y = p.X, p.Y
-			nd.g.Get("style").Set("transform", translate(p))
+			if nd.drawn {
+				nd.g.Get("style").Set("transform", translate(p))
+			}
 		}
+		g.order = append(g.order, nd)
 	}
-	appendMarkup(g.nodeLayer, markup.String(), len(fresh), func(i int, el js.Value) { fresh[i].g = el })
 	for name, nd := range g.nodes {
 		if !keep[name] {
-			nd.g.Call("remove")
+			if nd.drawn {
+				nd.g.Call("remove")
+			}
 			delete(g.nodes, name)
 		}
 	}
 
 	keepEdge := make(map[[2]string]bool)
-	var freshEdges []*gedge
-	markup.Reset()
 	for _, n := range nodes {
 		for _, d := range n.Deps {
 			if d == n.Name || !keep[d] {
@@ -183,30 +188,29 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 				continue
 			}
 			keepEdge[k] = true
-			// The path is set as the CSS d property too, so that it glides
-			// with its tasks where browsers animate it.
 			shape := render.EdgePath(l.Pos[d], l.Pos[n.Name], l)
 			e := g.edges[k]
 			if e == nil {
-				e = &gedge{from: d, to: n.Name, shape: shape}
-				g.edges[k] = e
-				freshEdges = append(freshEdges, e)
-				markup.WriteString(`<path class="edge" data-from="` + xmlEscape(d) + `" data-to="` + xmlEscape(n.Name) +
-					`" marker-end="url(#arrow)" d="` + shape + `" style="d:path('` + shape + `')"/>`)
+				g.edges[k] = &gedge{from: d, to: n.Name, shape: shape, future: true}
 				continue
 			}
 			if shape != e.shape {
 				e.shape = shape
-				setAttr(e.path, "d", shape)
-				e.path.Get("style").Set("d", "path('"+shape+"')")
+				if e.drawn {
+					// The path is set as the CSS d property too, so that it
+					// glides with its tasks where browsers animate it.
+					setAttr(e.path, "d", shape)
+					e.path.Get("style").Set("d", "path('"+shape+"')")
+				}
 			}
 		}
 	}
-	appendMarkup(g.edgeLayer, markup.String(), len(freshEdges), func(i int, el js.Value) { freshEdges[i].path = el })
 	toggleClass(g.svg, "dense", len(keepEdge) > 150)
 	for k, e := range g.edges {
 		if !keepEdge[k] {
-			e.path.Call("remove")
+			if e.drawn {
+				e.path.Call("remove")
+			}
 			delete(g.edges, k)
 		}
 	}
@@ -214,7 +218,78 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 	for _, e := range g.edges {
 		g.into[e.to] = append(g.into[e.to], e)
 	}
+	g.draw()
 	return true
+}
+
+// setWindow draws the window win of the layout (and takes away what is
+// outside it) when the part seen is not all in the window drawn, unless
+// the whole graph is drawn.
+func (g *graph) setWindow(seen, win playground.Rect) {
+	if g.all || g.win.Contains(seen) && g.win != (playground.Rect{}) {
+		return
+	}
+	g.win = win
+	g.draw()
+}
+
+// inWindow reports whether a task is to be drawn.
+func (g *graph) inWindow(nd *gnode) bool {
+	return g.all || g.win.Holds(nd.x, nd.y, g.layout.NodeW, g.layout.NodeH)
+}
+
+// edgeInWindow reports whether an edge is to be drawn: whether the box
+// around its ends meets the window.
+func (g *graph) edgeInWindow(e *gedge) bool {
+	if g.all {
+		return true
+	}
+	a, b := g.nodes[e.from], g.nodes[e.to]
+	if a == nil || b == nil {
+		return false
+	}
+	x0, x1 := min(a.x, b.x), max(a.x, b.x)
+	y0, y1 := min(a.y, b.y), max(a.y, b.y)
+	return g.win.Holds((x0+x1)/2, (y0+y1)/2, x1-x0+g.layout.NodeW, y1-y0+g.layout.NodeH)
+}
+
+// draw makes the elements of the tasks and edges in the window that have
+// none, and removes those of the ones outside it. New elements are
+// written as markup, in one call a layer: a thousand tasks made element
+// by element would take a second.
+func (g *graph) draw() {
+	var fresh []*gnode
+	var markup strings.Builder
+	for _, nd := range g.order {
+		switch in := g.inWindow(nd); {
+		case in && !nd.drawn:
+			fresh = append(fresh, nd)
+			g.nodeMarkup(&markup, nd)
+		case !in && nd.drawn:
+			nd.g.Call("remove")
+			nd.g, nd.tt, nd.sub, nd.drawn = js.Undefined(), js.Undefined(), js.Undefined(), false
+		}
+	}
+	appendMarkup(g.nodeLayer, markup.String(), len(fresh), func(i int, el js.Value) { fresh[i].g, fresh[i].drawn = el, true })
+
+	var freshEdges []*gedge
+	markup.Reset()
+	for _, e := range g.edges {
+		switch in := g.edgeInWindow(e); {
+		case in && !e.drawn:
+			freshEdges = append(freshEdges, e)
+			class := "edge"
+			if e.future {
+				class += " future"
+			}
+			markup.WriteString(`<path class="` + class + `" data-from="` + xmlEscape(e.from) + `" data-to="` + xmlEscape(e.to) +
+				`" marker-end="url(#arrow)" d="` + e.shape + `" style="d:path('` + e.shape + `')"/>`)
+		case !in && e.drawn:
+			e.path.Call("remove")
+			e.path, e.drawn = js.Undefined(), false
+		}
+	}
+	appendMarkup(g.edgeLayer, markup.String(), len(freshEdges), func(i int, el js.Value) { freshEdges[i].path, freshEdges[i].drawn = el, true })
 }
 
 // appendMarkup adds SVG markup at the end of layer and hands over the n
@@ -231,16 +306,20 @@ func appendMarkup(layer js.Value, markup string, n int, each func(i int, el js.V
 	}
 }
 
-// nodeMarkup writes a task as a ghost, in place.
+// nodeMarkup writes a task as it is to be drawn, in place.
 func (g *graph) nodeMarkup(b *strings.Builder, nd *gnode) {
 	l := g.layout
 	name := xmlEscape(nd.name)
-	b.WriteString(`<g class="ghost" data-task="` + name + `" data-state="" tabindex="0" role="button" aria-label="` + xmlEscape(nd.aria) +
+	class := nd.kind
+	if g.marked[nd.name] {
+		class += " visited"
+	}
+	b.WriteString(`<g class="` + class + `" data-task="` + name + `" data-state="` + string(nd.state) + `" tabindex="0" role="button" aria-label="` + xmlEscape(nd.aria) +
 		`" style="transform:` + translate(render.Point{X: nd.x, Y: nd.y}) + `">`)
 	b.WriteString(`<title>` + xmlEscape(nd.tip) + `</title>`)
 	b.WriteString(`<rect x="` + num(-l.NodeW/2) + `" y="` + num(-l.NodeH/2) + `" width="` + num(l.NodeW) + `" height="` + num(l.NodeH) + `" rx="8"/>`)
 	b.WriteString(`<text class="name" y="-4">` + xmlEscape(shorten(nd.name, 17)) + `</text>`)
-	b.WriteString(`<text class="state" y="13">` + ghostLabel + `</text></g>`)
+	b.WriteString(`<text class="state" y="13">` + xmlEscape(nd.subText) + `</text></g>`)
 }
 
 // parts finds the title and the state label of a task's drawing, once.
@@ -284,37 +363,50 @@ func (g *graph) show(v playground.TaskView) (arrived bool) {
 	if v.State == "" {
 		kind = "ghost"
 	}
+	on := nd.drawn
 	if kind != nd.kind {
 		nd.kind = kind
-		toggleClass(nd.g, "task", kind == "task")
-		toggleClass(nd.g, "ghost", kind == "ghost")
+		if on {
+			toggleClass(nd.g, "task", kind == "task")
+			toggleClass(nd.g, "ghost", kind == "ghost")
+		}
 		arrived = kind == "task"
 	}
 	if v.State != nd.state {
 		nd.state = v.State
-		setAttr(nd.g, "data-state", string(v.State))
+		if on {
+			setAttr(nd.g, "data-state", string(v.State))
+		}
 	}
 	if v.Label != nd.subText {
-		nd.parts()
 		nd.subText = v.Label
-		setText(nd.sub, v.Label)
+		if on {
+			nd.parts()
+			setText(nd.sub, v.Label)
+		}
 	}
 	if v.Tip != nd.tip {
-		nd.parts()
 		nd.tip = v.Tip
-		setText(nd.tt, v.Tip)
+		if on {
+			nd.parts()
+			setText(nd.tt, v.Tip)
+		}
 	}
 	if v.Aria != nd.aria {
 		nd.aria = v.Aria
-		setAttr(nd.g, "aria-label", v.Aria)
+		if on {
+			setAttr(nd.g, "aria-label", v.Aria)
+		}
 	}
 	for _, e := range g.into[v.Name] {
 		if future := v.State == ""; future != e.future {
 			e.future = future
-			toggleClass(e.path, "future", future)
+			if e.drawn {
+				toggleClass(e.path, "future", future)
+			}
 		}
 	}
-	return arrived
+	return arrived && on
 }
 
 // flash is a task to flash once with a class (e.g. "pulse").
@@ -330,7 +422,7 @@ func (g *graph) pulse(fs ...flash) {
 	}
 	var ons []on
 	for _, f := range fs {
-		if nd := g.nodes[f.task]; nd != nil {
+		if nd := g.nodes[f.task]; nd != nil && nd.drawn {
 			removeClass(nd.g, f.class)
 			ons = append(ons, on{nd.g, f.class})
 		}
@@ -358,7 +450,7 @@ func (g *graph) edgeFor(dependency, dependent string) *gedge {
 func (g *graph) flashCycle(path []string) func() {
 	var undo []func()
 	for _, t := range path {
-		if nd := g.nodes[t]; nd != nil {
+		if nd := g.nodes[t]; nd != nil && nd.drawn {
 			addClass(nd.g, "cycle")
 			undo = append(undo, func() { removeClass(nd.g, "cycle") })
 		}
@@ -367,7 +459,7 @@ func (g *graph) flashCycle(path []string) func() {
 	// to path[i].
 	for i := 0; i+1 < len(path); i++ {
 		dependent, dependency := path[i], path[i+1]
-		if e := g.edgeFor(dependency, dependent); e != nil {
+		if e := g.edgeFor(dependency, dependent); e != nil && e.drawn {
 			addClass(e.path, "cycle")
 			undo = append(undo, func() { removeClass(e.path, "cycle") })
 			continue
@@ -410,12 +502,12 @@ func refusedPath(from, to render.Point, l render.Layout) string {
 // "visited"), and unmarks the ones marked before.
 func (g *graph) markVisited(tasks map[string]bool) {
 	for name := range g.marked {
-		if nd := g.nodes[name]; nd != nil && !tasks[name] {
+		if nd := g.nodes[name]; nd != nil && nd.drawn && !tasks[name] {
 			removeClass(nd.g, "visited")
 		}
 	}
 	for name := range tasks {
-		if nd := g.nodes[name]; nd != nil && !g.marked[name] {
+		if nd := g.nodes[name]; nd != nil && nd.drawn && !g.marked[name] {
 			addClass(nd.g, "visited")
 		}
 	}

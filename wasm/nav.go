@@ -7,8 +7,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/dagq/dagq/internal/playground"
 )
 
@@ -18,15 +16,15 @@ import (
 // and the READY line's toggle.
 func (a *app) wireNav() {
 	e := &a.el
-	on(e.zoomIn, "click", func(dom.Event) { a.zoomTo(a.g.scale*playground.ZoomFactor, -1, -1) })
-	on(e.zoomOut, "click", func(dom.Event) { a.zoomTo(a.g.scale/playground.ZoomFactor, -1, -1) })
-	on(e.zoomFit, "click", func(dom.Event) { a.zoomFit() })
-	on(e.scroller, "wheel", func(ev dom.Event) {
-		w := ev.Underlying()
+	on(e.zoomIn, "click", func(js.Value) { a.zoomTo(a.g.scale*playground.ZoomFactor, -1, -1) })
+	on(e.zoomOut, "click", func(js.Value) { a.zoomTo(a.g.scale/playground.ZoomFactor, -1, -1) })
+	on(e.zoomFit, "click", func(js.Value) { a.zoomFit() })
+	on(e.scroller, "wheel", func(ev js.Value) {
+		w := ev
 		if !w.Get("ctrlKey").Bool() {
 			return // a plain wheel scrolls
 		}
-		ev.PreventDefault()
+		ev.Call("preventDefault")
 		x, y := a.pointer(w)
 		a.zoomTo(playground.WheelZoom(a.g.scale, w.Get("deltaY").Float()), x, y)
 	})
@@ -35,9 +33,9 @@ func (a *app) wireNav() {
 	type pt struct{ x, y float64 }
 	pointers := map[int]pt{}
 	var pinch float64 // the distance between two pointers when last seen
-	on(e.scroller, "pointerdown", func(ev dom.Event) {
-		p := ev.Underlying()
-		if p.Get("button").Int() != 0 || ev.Target().Underlying().Call("closest", "g[data-task]").Truthy() {
+	on(e.scroller, "pointerdown", func(ev js.Value) {
+		p := ev
+		if p.Get("button").Int() != 0 || ev.Get("target").Call("closest", "g[data-task]").Truthy() {
 			return
 		}
 		if x, y := a.pointer(p); x > e.scroller.Get("clientWidth").Float() || y > e.scroller.Get("clientHeight").Float() {
@@ -48,8 +46,8 @@ func (a *app) wireNav() {
 		addClass(e.scroller, "panning")
 		pinch = 0
 	})
-	on(e.scroller, "pointermove", func(ev dom.Event) {
-		p := ev.Underlying()
+	on(e.scroller, "pointermove", func(ev js.Value) {
+		p := ev
 		id := p.Get("pointerId").Int()
 		last, ok := pointers[id]
 		if !ok {
@@ -77,8 +75,8 @@ func (a *app) wireNav() {
 			pinch = d
 		}
 	})
-	end := func(ev dom.Event) {
-		delete(pointers, ev.Underlying().Get("pointerId").Int())
+	end := func(ev js.Value) {
+		delete(pointers, ev.Get("pointerId").Int())
 		pinch = 0
 		if len(pointers) == 0 {
 			removeClass(e.scroller, "panning")
@@ -88,20 +86,20 @@ func (a *app) wireNav() {
 	on(e.scroller, "pointercancel", end)
 
 	// Hover: a task's upstream and downstream.
-	on(a.g.svg, "mouseover", func(ev dom.Event) {
-		g := ev.Target().Underlying().Call("closest", "g[data-task]")
+	on(a.g.svg, "mouseover", func(ev js.Value) {
+		g := ev.Get("target").Call("closest", "g[data-task]")
 		if !g.Truthy() {
 			return
 		}
 		a.trace(g.Get("dataset").Get("task").String())
 	})
-	on(a.g.svg, "mouseleave", func(dom.Event) { a.trace("") })
-	on(a.g.svg, "focusin", func(ev dom.Event) {
-		if g := ev.Target().Underlying().Call("closest", "g[data-task]"); g.Truthy() {
+	on(a.g.svg, "mouseleave", func(js.Value) { a.trace("") })
+	on(a.g.svg, "focusin", func(ev js.Value) {
+		if g := ev.Get("target").Call("closest", "g[data-task]"); g.Truthy() {
 			a.trace(g.Get("dataset").Get("task").String())
 		}
 	})
-	on(a.g.svg, "focusout", func(dom.Event) { a.trace("") })
+	on(a.g.svg, "focusout", func(js.Value) { a.trace("") })
 
 	// Find.
 	find := func() {
@@ -117,15 +115,28 @@ func (a *app) wireNav() {
 		a.unnotify()
 		a.show(task)
 	}
-	on(e.find, "change", func(dom.Event) { find() })
-	on(e.find, "keydown", func(ev dom.Event) {
-		if ev.(*dom.KeyboardEvent).Key() == "Enter" {
-			ev.PreventDefault()
+	on(e.find, "change", func(js.Value) { find() })
+	on(e.find, "keydown", func(ev js.Value) {
+		if ev.Get("key").String() == "Enter" {
+			ev.Call("preventDefault")
 			find()
 		}
 	})
 
-	on(e.readyMore, "click", func(dom.Event) {
+	// Scrolling draws what comes into view, once a frame.
+	framed := false
+	on(e.scroller, "scroll", func(js.Value) {
+		if framed {
+			return
+		}
+		framed = true
+		afterFrames(1, func() {
+			framed = false
+			a.drawWindow(a.view())
+		})
+	})
+
+	on(e.readyMore, "click", func(js.Value) {
 		a.readyOpen = !a.readyOpen
 		a.renderReady(nil, nil)
 	})
@@ -154,6 +165,8 @@ func (a *app) zoomTo(z float64, x, y float64) {
 	left, top := playground.ZoomAround(v, z0, z, x, y)
 	a.el.scroller.Set("scrollLeft", left)
 	a.el.scroller.Set("scrollTop", top)
+	v.Left, v.Top = left, top
+	a.drawWindow(v)
 }
 
 // zoomFit zooms so that the whole graph shows.
@@ -169,9 +182,11 @@ func (a *app) show(task string) {
 	if !ok {
 		return
 	}
-	left, top := playground.Centre(a.view(), x, y)
-	a.el.scroller.Set("scrollLeft", left)
-	a.el.scroller.Set("scrollTop", top)
+	v := a.view()
+	v.Left, v.Top = playground.Centre(v, x, y)
+	a.el.scroller.Set("scrollLeft", v.Left)
+	a.el.scroller.Set("scrollTop", v.Top)
+	a.drawWindow(v)
 	if nd := a.g.nodes[task]; nd != nil {
 		nd.g.Call("focus", map[string]any{"preventScroll": true})
 		a.g.pulse(flash{task, "found"})

@@ -187,3 +187,41 @@ const (
 	ReadyCollapsed = 12
 	ReadyOpen      = 500
 )
+
+// DrawAllBelow is the size of graph drawn whole; a bigger one is drawn
+// only around the view ([Window]), so that a step costs the browser what
+// is on the screen, not the whole graph.
+const DrawAllBelow = 600
+
+// Rect is a part of the layout, in its own coordinates.
+type Rect struct{ X0, Y0, X1, Y1 float64 }
+
+// Seen returns the part of the layout a view shows. offX and offY are
+// where the drawing starts in the view's content, scale its zoom.
+func Seen(v Scroll, offX, offY, scale float64) Rect {
+	if scale <= 0 {
+		scale = 1
+	}
+	x0, y0 := (v.Left-offX)/scale, (v.Top-offY)/scale
+	return Rect{x0, y0, x0 + v.Width/scale, y0 + v.Height/scale}
+}
+
+// Window returns the part of the layout to draw for a view: what it
+// shows ([Seen]), and as much again on every side, so that scrolling a
+// little finds the tasks drawn already. The page draws a new window only
+// when the part seen leaves the one drawn.
+func Window(v Scroll, offX, offY, scale float64) Rect {
+	r := Seen(v, offX, offY, scale)
+	w, h := r.X1-r.X0, r.Y1-r.Y0
+	return Rect{r.X0 - w, r.Y0 - h, r.X1 + w, r.Y1 + h}
+}
+
+// Holds reports whether the box centred on (x, y), w×h, meets r.
+func (r Rect) Holds(x, y, w, h float64) bool {
+	return x+w/2 >= r.X0 && x-w/2 <= r.X1 && y+h/2 >= r.Y0 && y-h/2 <= r.Y1
+}
+
+// Contains reports whether r holds all of o.
+func (r Rect) Contains(o Rect) bool {
+	return o.X0 >= r.X0 && o.X1 <= r.X1 && o.Y0 >= r.Y0 && o.Y1 <= r.Y1
+}

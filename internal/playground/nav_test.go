@@ -99,3 +99,28 @@ func TestFindAndLineage(t *testing.T) {
 		t.Errorf("a lone task has lineage %+v", l)
 	}
 }
+
+func TestWindow(t *testing.T) {
+	t.Parallel()
+	v := playground.Scroll{Left: 1000, Top: 500, Width: 800, Height: 600}
+	r := playground.Window(v, 0, 34, 0.5)
+	if want := (playground.Rect{X0: 400, Y0: -268, X1: 5200, Y1: 3332}); r != want {
+		t.Fatalf("Window = %+v, want %+v", r, want)
+	}
+	for _, tt := range []struct {
+		x, y float64
+		want bool
+	}{{2000, 1000, true}, {390, 0, true}, {300, 0, false}, {2000, 3350, true}, {2000, 3500, false}} {
+		if got := r.Holds(tt.x, tt.y, 150, 44); got != tt.want {
+			t.Errorf("Holds(%v, %v) = %v", tt.x, tt.y, got)
+		}
+	}
+	// What the view shows is always inside its window.
+	seen := playground.Seen(v, 0, 34, 0.5)
+	if want := (playground.Rect{X0: 2000, Y0: 932, X1: 3600, Y1: 2132}); seen != want {
+		t.Errorf("Seen = %+v, want %+v", seen, want)
+	}
+	if !r.Contains(seen) {
+		t.Errorf("the window %+v does not hold the view %+v", r, seen)
+	}
+}
