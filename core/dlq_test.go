@@ -708,3 +708,75 @@ func previewMatches(p RedrivePreview, evs []Event) error {
 	}
 	return nil
 }
+
+// TestPreviewKeepsRerootedChains: a task of the region that stays BLOCKED
+// holds what waits on it, whichever task is its new root (the first task
+// interned, here).
+func TestPreviewKeepsRerootedChains(t *testing.T) {
+	t.Parallel()
+	q := newDLQQueue(t, Config{})
+	q.submit("a")
+	q.submit("x")
+	q.submit("d", "x", "a")
+	q.submit("e", "d")
+	q.kill("a", "disk full")
+	// a is dead first: d and e are a's. Redrive and kill x first instead.
+	if err := q.Redrive("a"); err != nil {
+		t.Fatal(err)
+	}
+	q.kill("x", "HTTP 503")
+	q.kill("a", "disk full")
+	if dl, _ := q.DeadLetter("e"); dl.Root != "x" {
+		t.Fatalf("e is %+v, want blocked by x", dl)
+	}
+	p := q.PreviewRedrive(Selector{Contains: "503"})
+	want := RedrivePreview{Selector: Selector{Contains: "503"}, Blocked: 2, Skipped: []string{},
+		Roots: []RootPreview{{Task: "x", Stay: []StillBlocked{{"d", "a"}, {"e", "a"}}}}}
+	if !reflect.DeepEqual(p, want) {
+		t.Errorf("PreviewRedrive = %+v, want %+v", p, want)
+	}
+	q.take()
+	if _, err := q.RedriveMatching(Selector{Contains: "503"}, Rate{}); err != nil {
+		t.Fatal(err)
+	}
+	q.check()
+	if err := previewMatches(p, q.take()); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestRedriveRateLeavesWhatChanged: a task of the list redriven by hand,
+// dead again and poisoned before its turn is left alone, and does not
+// count towards the batch.
+func TestRedriveRateLeavesWhatChanged(t *testing.T) {
+	t.Parallel()
+	q := newDLQQueue(t, Config{PoisonAfter: 1})
+	for _, n := range []string{"a", "b", "c", "d"} {
+		q.submit(n)
+	}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		q.kill(n, "HTTP 503")
+	}
+	if _, err := q.RedriveMatching(Selector{Contains: "503"}, Rate{N: 1, Per: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	// The first batch redrove a. Then b is redriven by hand and dies again,
+	// poisoned: the second batch passes it and takes c.
+	if err := q.Redrive("b"); err != nil {
+		t.Fatal(err)
+	}
+	q.finish("a")
+	q.kill("b", "HTTP 503")
+	q.take()
+	if err := q.Advance(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got := taskNames(kinds(q.take(), EventRedriven)); !slices.Equal(got, []string{"c"}) {
+		t.Errorf("the second batch redrove %q, want [c]: b is poisoned", got)
+	}
+	j, ok := q.Redriving()
+	if !ok || j.Gone != 1 || j.Done != 2 {
+		t.Errorf("Redriving() = %+v, %v, want 2 done, b gone", j, ok)
+	}
+	q.check()
+}

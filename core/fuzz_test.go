@@ -18,7 +18,9 @@ import (
 // attempts with neither leases nor backoff; '4', '5', '6' for 1, 2, 3
 // attempts with leases of 10s and a backoff of 1s doubling up to 4s; '7',
 // '8', '9' the same with full jitter (seed 7). Any other byte b: 1 + b%3
-// attempts and the (b/3%3)-th of those three clocks. Then come commands,
+// attempts and the (b/3%3)-th of those three clocks; an upper-case letter
+// also sets a poison-pill cap of 1 and an alert at 2 entries within 5s.
+// Then come commands,
 // one byte each, most followed by a name byte ('a'–'f'; any other byte b
 // names the (b%6)-th):
 //
@@ -46,8 +48,12 @@ import (
 //	v     advance the clock by 1s
 //	l     advance the clock by 10s
 //	m     advance the clock to the next timer (by 0 if none)
+//	g     redrive matching "boom", at once (its preview checked)
+//	j     redrive the group "boom" at 1 per second
+//	y     cancel the redrive in progress
+//	z X   force the redrive of X
 //
-// Any other command byte b means the (b%21)-th command above.
+// Any other command byte b means the (b%25)-th command above.
 //
 // For example "1 sa da sb da sc db dc sd n fa ra" is a diamond, d over b and
 // c over a, where a dies at its only attempt, blocking b, c and d, and is
@@ -60,6 +66,8 @@ func FuzzOps(f *testing.F) {
 	f.Add([]byte("db sa dc sb da sc k"))
 	f.Add([]byte("2 db ua dc ub uc b n cc n cb n ca"))
 	f.Add([]byte("6 sa db sb n l ea m n l"))
+	f.Add([]byte("A sa sb da sc db n fa n fb g n fa n j m v y zb ra za n ca"))
+	f.Add([]byte("B sa sb sc n fa n fb n fc j v v v n ca n cb n cc"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 600 {
 			data = data[:600]
@@ -76,7 +84,7 @@ func FuzzOps(f *testing.F) {
 var fuzzPool = poolNames(6)
 
 // fuzzCommands lists the command bytes in the order other bytes map to them.
-const fuzzCommands = "disnco" + "wxtfpqrk" + "ub" + "hevlm"
+const fuzzCommands = "disnco" + "wxtfpqrk" + "ub" + "hevlm" + "gjyz"
 
 // runFuzzOps decodes data and runs it; on failure it shrinks the sequence
 // and describes both.
@@ -87,6 +95,9 @@ func runFuzzOps(data []byte, strategy string) error {
 	}
 	cfg := seqConfig{maxAttempts: fuzzAttempts(data[0]), strategy: strategy}
 	cfg.leaseTimeout, cfg.backoff = fuzzClock(data[0])
+	if data[0] >= 'A' && data[0] <= 'Z' {
+		cfg.poisonAfter, cfg.alert = 1, Alert{Entries: 2, Window: 5 * time.Second}
+	}
 	h, err := newHarness(cfg)
 	if err != nil {
 		return err
@@ -147,6 +158,12 @@ func runFuzzOps(data []byte, strategy string) error {
 			o = op{kind: opAdvance, dur: time.Second}
 		case 'l':
 			o = op{kind: opAdvance, dur: 10 * time.Second}
+		case 'g':
+			o = op{kind: opBulk, sel: Selector{Contains: "boom"}}
+		case 'j':
+			o = op{kind: opBulk, sel: Selector{Fingerprint: "boom"}, rate: Rate{N: 1, Per: time.Second}}
+		case 'y':
+			o = op{kind: opCancel}
 		case 'm':
 			o = op{kind: opAdvance}
 			if at, ok := h.nextTimer(); ok {
@@ -174,6 +191,8 @@ func runFuzzOps(data []byte, strategy string) error {
 				o.kind, o.lease = opFail, leaseStale
 			case 'r':
 				o.kind = opRedrive
+			case 'z':
+				o.kind = opForce
 			case 'h':
 				o.kind = opHeartbeat
 			case 'e':

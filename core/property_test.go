@@ -167,6 +167,11 @@ type seqConfig struct {
 	// Time: Config.LeaseTimeout and Config.Backoff.
 	leaseTimeout time.Duration
 	backoff      Backoff
+	// Operating the DLQ: Config.PoisonAfter and Config.Alert, and whether
+	// the generator makes bulk redrives, cancels and forced redrives.
+	poisonAfter int
+	alert       Alert
+	dlqOps      bool
 }
 
 // randomTime picks a random time configuration: a quarter each with
@@ -198,6 +203,7 @@ func runSeed(seed uint64, auto bool) error {
 	strategies := incremental.Names()
 	cfg := seqConfig{maxAttempts: 1 + r.IntN(3), strategy: strategies[r.IntN(len(strategies))]}
 	cfg.leaseTimeout, cfg.backoff = randomTime(r)
+	cfg.poisonAfter, cfg.alert, cfg.dlqOps = randomDLQ(r)
 	rerun := fmt.Sprintf("go test ./core -run 'TestPropertyRandomSequences$' -seed=%d", seed)
 	if auto {
 		cfg.maxAttempts = 1 + r.IntN(2) // deaths are common
@@ -255,6 +261,12 @@ func scenario(cfg seqConfig, ops []op) string {
 	}
 	if bo := cfg.backoff; bo.Base > 0 {
 		fmt.Fprintf(&b, "\tbackoff %v %v %v\n\tjitter %s %d\n", bo.Base, bo.Factor, bo.Max, bo.Jitter, bo.Seed)
+	}
+	if cfg.poisonAfter > 0 {
+		fmt.Fprintf(&b, "\tpoison %d\n", cfg.poisonAfter)
+	}
+	if a := cfg.alert; a.Entries > 0 {
+		fmt.Fprintf(&b, "\talert %d %v\n", a.Entries, a.Window)
 	}
 	if cfg.autoRedrive > 0 {
 		fmt.Fprintf(&b, "\t# OnEvent redrives every task that dies, at most %d times per task\n", cfg.autoRedrive)
@@ -368,6 +380,9 @@ const (
 	opBatch
 	opAdvance   // Advance(dur), or AdvanceTo(dur) if to
 	opHeartbeat // Heartbeat of task's lease (op.lease)
+	opBulk      // RedriveMatching(op.sel, op.rate), its preview checked
+	opCancel    // CancelRedrive
+	opForce     // ForceRedrive(task)
 )
 
 // leaseChoice says which lease a complete or fail presents.
@@ -396,7 +411,9 @@ type op struct {
 	msg       string
 	batch     []Task // opBatch: the tasks, in order
 	dur       time.Duration
-	to        bool // opAdvance: AdvanceTo(dur) rather than Advance(dur)
+	to        bool     // opAdvance: AdvanceTo(dur) rather than Advance(dur)
+	sel       Selector // opBulk
+	rate      Rate     // opBulk
 }
 
 // sayName writes a name as the scenario language does, quoted if it
@@ -454,6 +471,12 @@ func (o op) String() string {
 		return fmt.Sprintf("advance %v", o.dur)
 	case opHeartbeat:
 		return "heartbeat " + name(o.task) + leaseNotes[o.lease]
+	case opBulk:
+		return bulkString(o.sel, o.rate)
+	case opCancel:
+		return "redrive cancel"
+	case opForce:
+		return "redrive! " + name(o.task)
 	}
 	return fmt.Sprintf("op(%d)", o.kind)
 }
@@ -516,6 +539,16 @@ func (g *generator) next() op {
 		task := g.any()
 		if dead := h.inState(Dead); len(dead) > 0 && r.IntN(10) < 7 {
 			task = dead[r.IntN(len(dead))]
+		}
+		if h.dlqOps {
+			switch m := r.IntN(20); {
+			case m < 5:
+				return g.bulk()
+			case m < 7:
+				return op{kind: opCancel}
+			case m < 9:
+				return op{kind: opForce, task: task}
+			}
 		}
 		return op{kind: opRedrive, task: task}
 	}
@@ -703,6 +736,8 @@ type harness struct {
 	timers       map[string]modelTimer // RUNNING with a lease timeout, DELAYED
 	timerSeq     uint64
 	expired      map[uint64]Lease // by lease id
+
+	dlqModel // poison, alert and bulk redrive: property_dlq_test.go
 }
 
 // modelTimer is a timer of the model: when, and the order it was set in.
@@ -735,16 +770,18 @@ func newHarness(cfg seqConfig) (*harness, error) {
 		rng:          rand.New(rand.NewPCG(cfg.backoff.Seed, 0)),
 		timers:       map[string]modelTimer{},
 		expired:      map[uint64]Lease{},
+
+		dlqModel: newDLQModel(cfg),
 	}
 	q, err := New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy, OnEvent: h.deliver,
-		LeaseTimeout: cfg.leaseTimeout, Backoff: cfg.backoff})
+		LeaseTimeout: cfg.leaseTimeout, Backoff: cfg.backoff, PoisonAfter: cfg.poisonAfter, Alert: cfg.alert})
 	if err != nil {
 		return nil, fmt.Errorf("New(MaxAttempts %d, Strategy %q, LeaseTimeout %v, Backoff %+v): %v",
 			cfg.maxAttempts, cfg.strategy, cfg.leaseTimeout, cfg.backoff, err)
 	}
 	h.q = q
 	if h.quiet, err = New(Config{MaxAttempts: cfg.maxAttempts, Strategy: cfg.strategy,
-		LeaseTimeout: cfg.leaseTimeout, Backoff: cfg.backoff}); err != nil {
+		LeaseTimeout: cfg.leaseTimeout, Backoff: cfg.backoff, PoisonAfter: cfg.poisonAfter, Alert: cfg.alert}); err != nil {
 		return nil, fmt.Errorf("New without OnEvent: %v", err)
 	}
 	h.strat = cfg.strategy
@@ -860,6 +897,12 @@ func (h *harness) apply(o op) error {
 		err = h.advance(o)
 	case opHeartbeat:
 		err = h.heartbeat(o)
+	case opBulk:
+		err = h.bulk(o)
+	case opCancel:
+		err = h.cancel()
+	case opForce:
+		err = h.force(o)
 	default:
 		err = fmt.Errorf("unknown op kind %d", o.kind)
 	}
@@ -929,7 +972,7 @@ func (h *harness) takeUnfolded() ([]Event, error) {
 	for n < len(h.events) && h.events[n].Op == h.calls {
 		n++
 	}
-	evs := slices.Clone(h.events[:n])
+	evs := h.setAlertsApart(slices.Clone(h.events[:n]))
 	for _, e := range h.events[n:] {
 		if e.Op <= h.calls || e.Op > h.calls+uint64(len(h.nested)) {
 			return nil, fmt.Errorf("event %q carries Op %d, want %d: it is operation %d, and OnEvent called %d more after it (events: %s)",
@@ -967,6 +1010,10 @@ var transition = map[EventKind][2]State{
 
 // fold applies one event to the model, checking it against the state table.
 func (h *harness) fold(e Event) error {
+	switch e.Kind {
+	case EventAlert, EventCleared, EventRedriveStarted, EventRedriveProgress, EventRedriveDone, EventRedriveCancelled:
+		return h.foldDLQ(e)
+	}
 	tr, ok := transition[e.Kind]
 	if !ok && e.Kind != EventSubmitted && e.Kind != EventRejected {
 		return fmt.Errorf("event of unknown kind %d for %q", e.Kind, e.Task)
@@ -1018,7 +1065,11 @@ func (h *harness) fold(e Event) error {
 	switch e.Kind {
 	case EventSubmitted, EventBlocked, EventDead:
 		if e.To == Blocked || e.To == Dead {
-			h.dlq = append(h.dlq, DeadLetter{Task: e.Task, Reason: e.Reason, State: e.To, Root: e.Root, Entered: e.At})
+			h.dlq = append(h.dlq, DeadLetter{Task: e.Task, Reason: e.Reason, State: e.To, Root: e.Root, Entered: e.At,
+				Error: e.Error, Poisoned: e.Poisoned})
+			if err := h.enteredDLQ(e); err != nil {
+				return err
+			}
 		}
 	case EventRerooted:
 		i := slices.IndexFunc(h.dlq, func(d DeadLetter) bool { return d.Task == e.Task })
@@ -1035,6 +1086,7 @@ func (h *harness) fold(e Event) error {
 		h.attempts[e.Task] = e.Attempt
 	case EventRedriven:
 		h.attempts[e.Task] = 0
+		h.redriveCount(e.Task)
 	case EventSucceeded, EventRetried, EventDead, EventDelayed:
 		delete(h.current, e.Task)
 	}
@@ -1592,8 +1644,9 @@ func (h *harness) redrive(o op) error {
 type redriveWant struct {
 	task      string
 	was       State
-	refusal   error    // ErrUnknown, ErrNotDead or nil
+	refusal   error    // ErrUnknown, ErrNotDead, ErrPoisoned or nil
 	unblocked []string // the BLOCKED tasks with no other DEAD task upstream
+	force     bool     // ForceRedrive rather than Redrive
 }
 
 func (h *harness) expectRedrive(task string) redriveWant {
@@ -1603,6 +1656,8 @@ func (h *harness) expectRedrive(task string) redriveWant {
 		w.refusal = ErrUnknown
 	case h.state[task] != Dead:
 		w.refusal = ErrNotDead
+	case h.poisoned(task):
+		w.refusal = ErrPoisoned
 	}
 	// After the redrive, a BLOCKED task stays BLOCKED iff it still has a
 	// DEAD transitive dependency.
@@ -1624,7 +1679,11 @@ func (h *harness) expectRedrive(task string) redriveWant {
 // (eerr: what takeEvents found wrong), and runs it on the quiet queue.
 func (h *harness) checkRedrive(want redriveWant, err error, evs []Event, eerr error) error {
 	call := fmt.Sprintf("Redrive(%q)", want.task)
-	if qerr := h.quiet.Redrive(want.task); errString(qerr) != errString(err) {
+	qredrive := h.quiet.Redrive
+	if want.force {
+		call, qredrive = fmt.Sprintf("ForceRedrive(%q)", want.task), h.quiet.ForceRedrive
+	}
+	if qerr := qredrive(want.task); errString(qerr) != errString(err) {
 		return fmt.Errorf("%s = %v, but %v without OnEvent", call, err, qerr)
 	}
 	if eerr != nil {
@@ -1846,6 +1905,9 @@ func (h *harness) compare() error {
 	if err := h.compareTime(); err != nil {
 		return err
 	}
+	if err := h.compareDLQ(); err != nil {
+		return err
+	}
 	if got := h.q.Len(); got != len(h.tasks) {
 		return fmt.Errorf("Len() = %d, want %d", got, len(h.tasks))
 	}
@@ -1859,11 +1921,13 @@ func (h *harness) compare() error {
 }
 
 // briefLetters keeps of each entry what the model folds from the events:
-// Task, Reason, State, Root and Entered (checkDeadLetters checks the rest).
+// Task, Reason, State, Root, Entered, Error and Poisoned (checkDeadLetters
+// checks the rest).
 func briefLetters(dl []DeadLetter) []DeadLetter {
 	out := make([]DeadLetter, len(dl))
 	for i, d := range dl {
-		out[i] = DeadLetter{Task: d.Task, Reason: d.Reason, State: d.State, Root: d.Root, Entered: d.Entered}
+		out[i] = DeadLetter{Task: d.Task, Reason: d.Reason, State: d.State, Root: d.Root, Entered: d.Entered,
+			Error: d.Error, Poisoned: d.Poisoned}
 	}
 	return out
 }

@@ -199,6 +199,23 @@ func (h *harness) advance(o op) error {
 			break
 		}
 		h.now = m.at
+		switch task {
+		case alertTimerName:
+			got, err := take(1)
+			if err != nil {
+				return err
+			}
+			if e := got[0]; e.Kind != EventCleared {
+				return fmt.Errorf("%s: at %v the alert clears, but the event is %s (events: %s)", call, m.at, e, eventList(evs))
+			}
+			continue
+		case jobTimerName:
+			delete(h.timers, jobTimerName)
+			if err := h.expectBatch(call, take); err != nil {
+				return err
+			}
+			continue
+		}
 		if h.state[task] == Delayed {
 			got, err := take(1)
 			if err != nil {
