@@ -313,9 +313,9 @@ func (s *Session) DLQ() []DLQEntry {
 	blocks := make(map[string]int)
 	for i, d := range dl {
 		out[i] = DLQEntry{Task: d.Task, State: s.board.State(d.Task), Reason: d.Reason}
-		if root, ok := strings.CutPrefix(d.Reason, "blocked by "); ok && out[i].State == core.Blocked {
-			out[i].Root = root
-			blocks[root]++
+		if d.State == core.Blocked {
+			out[i].Root = d.Root
+			blocks[d.Root]++
 		}
 	}
 	for i := range out {
