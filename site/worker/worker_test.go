@@ -36,8 +36,8 @@ import (
 // the edge must answer as `wq serve` does.
 
 // workerBudget is the most the worker's bundle may weigh gzipped: the
-// Workers free plan's limit (the paid plans allow 10 MB).
-const workerBudget = 3 << 20
+// Workers free plan's limit, 3 MB (the paid plan allows 10 MB).
+const workerBudget = 3_000_000
 
 var latency = flag.Bool("latency", false, "measure the latency of the worker under wrangler dev against wq serve (TestLatency)")
 
@@ -48,7 +48,7 @@ func TestWorker(t *testing.T) {
 
 	t.Run("TheBundleFitsTheFreePlan", func(t *testing.T) {
 		n := bundleGzip(t)
-		t.Logf("the worker's bundle is %.2f MB gzipped (limits: 3 MB free, 10 MB paid)", float64(n)/1e6)
+		t.Logf("the worker's bundle is %s gzipped (Workers' limits: 3 MB free, 10 MB paid)", size(n))
 		if n > workerBudget {
 			t.Errorf("the worker's bundle is %d bytes gzipped, over the %d of the free plan", n, workerBudget)
 		}
@@ -558,9 +558,12 @@ func TestLatency(t *testing.T) {
 			fmt.Fprintf(&table, "| `%s` | %s | %s | %s |\n", rt.name, srv.name, ms(took[s][n/2-1]), ms(took[s][n*99/100-1]))
 		}
 	}
-	fmt.Fprintf(&table, "\nthe worker's bundle: %.2f MB gzipped\n", float64(bundleGzip(t))/1e6)
+	fmt.Fprintf(&table, "\nthe worker's bundle: %s gzipped\n", size(bundleGzip(t)))
 	t.Log(table.String())
 }
+
+// size formats a size in bytes in MB, and in KiB as wrangler does.
+func size(n int64) string { return fmt.Sprintf("%.2f MB (%.0f KiB)", float64(n)/1e6, float64(n)/1024) }
 
 // ms formats d in milliseconds, to a tenth.
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
