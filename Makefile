@@ -46,7 +46,8 @@ wasm:
 
 ## worker: build the site's Cloudflare worker into site/worker/build: worker/ holds the worker
 ## (the site's handler, built for js/wasm without the static files, and workers-assets-gen's
-## glue), assets/ the static files that Workers serves (the page, the playground's main.wasm)
+## glue), assets/ the static files that Workers serves (the page, and the playground's main.wasm,
+## built anew rather than taken from site/static, where it may be stale or missing)
 WORKER      := site/worker
 WORKER_PORT ?= 8787
 worker:
@@ -54,8 +55,7 @@ worker:
 	$(GO) tool workers-assets-gen -mode=go -o $(WORKER)/build/worker
 	GOOS=js GOARCH=wasm $(GO) build -tags dagq_noembed -trimpath -ldflags='-s -w' -o $(WORKER)/build/worker/app.wasm ./$(WORKER)
 	mkdir -p $(WORKER)/build/assets
-	find site/static -maxdepth 1 -type f ! -name main.wasm ! -name wasm_exec.js -exec cp {} $(WORKER)/build/assets/ \;
-	cp $(WORKER)/_headers $(WORKER)/build/assets/
+	cp -R site/static/. $(WORKER)/_headers $(WORKER)/build/assets/
 	GOOS=js GOARCH=wasm $(GO) build -o $(WORKER)/build/assets/main.wasm ./wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WORKER)/build/assets/
 
