@@ -76,7 +76,8 @@ type RootPreview struct {
 // StillBlocked is a BLOCKED task that a redrive leaves BLOCKED, and the
 // DEAD root it would name.
 type StillBlocked struct {
-	Task, Root string
+	Task string `json:"task"`
+	Root string `json:"root"`
 }
 
 // PreviewRedrive returns what [Queue.RedriveMatching] with sel would do

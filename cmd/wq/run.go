@@ -58,6 +58,23 @@ A scenario is one command a line ('#' starts a comment; durations are Go's,
   redrive fetch         give a DEAD task fresh attempts
   expect parse BLOCKED  stop with an error unless parse is BLOCKED
 
+Operating the dead-letter queue:
+  poison 3              a task redriven 3 times that dies again needs a human,
+                        before the first submit (default: off)
+  alert 10 1m           alert once when 10 tasks enter the DLQ within 1m, clear
+                        once when fewer do, before the first submit (default: off)
+  dlq                   show the DEAD tasks grouped by the fingerprint of their
+                        error, with what each group blocks
+  preview redrive matching HTTP 503
+                        what a redrive would do, changing nothing
+  redrive matching HTTP 503 at 2/1s
+                        redrive the DEAD tasks whose error contains the text,
+                        2 now and 2 more every 1s of the clock (no "at": all now)
+  redrive group 1 at 5/1m
+                        the same for a group of dlq, by number or fingerprint
+  redrive cancel        stop the redrive in progress
+  redrive! fetch        redrive a poisoned task too
+
 Exit status: 0 the run went through; 1 an expect failed (or the server could
 not start); 2 the command line is wrong; 3 the script does not parse; 4
 reading the script or writing the trace failed; 5 a limit stopped the run.

@@ -257,3 +257,35 @@ func (b *Board) DeadLetters() []core.DeadLetter {
 	b.liveDLQ(func(d core.DeadLetter) { out = append(out, d) })
 	return out
 }
+
+// DeadLetterGroups returns the DEAD entries of the dead-letter queue grouped
+// by the fingerprint of their error, as [core.Queue.DeadLetterGroups] does,
+// folded from the events: the groups in the order of their first entry,
+// each with its tasks in order, its first and last entry times, the sum of
+// their blast radii and its poisoned tasks.
+//
+// The cost is O(entries).
+func (b *Board) DeadLetterGroups() []core.DeadLetterGroup {
+	var out []core.DeadLetterGroup
+	at := map[string]int{}
+	b.liveDLQ(func(d core.DeadLetter) {
+		if d.State != core.Dead {
+			return
+		}
+		i, ok := at[d.Fingerprint]
+		if !ok {
+			i = len(out)
+			at[d.Fingerprint] = i
+			out = append(out, core.DeadLetterGroup{Fingerprint: d.Fingerprint, Example: d.Error, First: d.Entered})
+		}
+		g := &out[i]
+		g.Count++
+		g.Last = max(g.Last, d.Entered)
+		g.Tasks = append(g.Tasks, d.Task)
+		g.BlastRadius += d.BlastRadius
+		if d.Poisoned {
+			g.Poisoned = append(g.Poisoned, d.Task)
+		}
+	})
+	return out
+}

@@ -39,6 +39,12 @@ func boardAgrees(b *Board, q *core.Queue) string {
 	if got, want := b.DeadLetters(), q.DeadLetters(); !slices.Equal(got, want) {
 		diffs = append(diffs, fmt.Sprintf("dead letters %+v, queue has %+v", got, want))
 	}
+	if got, want := b.DeadLetterGroups(), q.DeadLetterGroups(); !reflect.DeepEqual(got, want) {
+		diffs = append(diffs, fmt.Sprintf("groups %+v, queue has %+v", got, want))
+	}
+	if got, want := b.Alerting(), q.Alerting(); got != want {
+		diffs = append(diffs, fmt.Sprintf("alerting %v, queue says %v", got, want))
+	}
 	for _, task := range q.Tasks() {
 		got, gok := b.Timer(task)
 		want, wok := q.Timer(task)
@@ -99,8 +105,22 @@ func randomScript(rng *rand.Rand) string {
 	names := []string{"a", "b", "c", "d", "e", "f", "g"}[:3+rng.IntN(5)]
 	pick := func() string { return names[rng.IntN(len(names))] }
 	var b strings.Builder
-	fmt.Fprintf(&b, "attempts %d\n", 1+rng.IntN(3))
+	attempts := 1 + rng.IntN(3)
 	timed := rng.IntN(2) == 0
+	dlqOps := rng.IntN(2) == 0
+	if dlqOps {
+		attempts = 1 // deaths are common
+	}
+	fmt.Fprintf(&b, "attempts %d\n", attempts)
+	if dlqOps {
+		timed = true
+		if rng.IntN(2) == 0 {
+			fmt.Fprintf(&b, "poison %d\n", 1+rng.IntN(2))
+		}
+		if rng.IntN(2) == 0 {
+			fmt.Fprintf(&b, "alert %d %dms\n", 1+rng.IntN(3), 500+rng.IntN(3000))
+		}
+	}
 	if timed {
 		if rng.IntN(3) > 0 {
 			fmt.Fprintf(&b, "lease %ds\n", 1+rng.IntN(5))
@@ -111,6 +131,25 @@ func randomScript(rng *rand.Rand) string {
 		}
 	}
 	for range 5 + rng.IntN(60) {
+		if dlqOps && rng.IntN(8) == 0 {
+			switch k := rng.IntN(7); k {
+			case 0:
+				fmt.Fprintf(&b, "redrive matching boom\n")
+			case 1:
+				fmt.Fprintf(&b, "redrive matching o at 1/%dms\n", 500+rng.IntN(3000))
+			case 2:
+				fmt.Fprintf(&b, "redrive group %d at 1/1s\n", 1+rng.IntN(2))
+			case 3:
+				fmt.Fprintf(&b, "redrive! %s\n", pick())
+			case 4:
+				b.WriteString("redrive matching o at 1/1s\nredrive cancel\n")
+			case 5:
+				b.WriteString("preview redrive group 1\n")
+			default:
+				b.WriteString("dlq\n")
+			}
+			continue
+		}
 		if timed && rng.IntN(4) == 0 {
 			switch k := rng.IntN(5); k {
 			case 0, 1:
@@ -183,7 +222,7 @@ func TestBoardAgreesWithQueueOnRandomScripts(t *testing.T) {
 		}
 	}
 	// The scripts must reach every kind of event, or the test proves little.
-	for k := core.EventSubmitted; k <= core.EventHeartbeat; k++ {
+	for k := core.EventSubmitted; k <= core.EventRedriveCancelled; k++ {
 		if kinds[k] == 0 {
 			t.Errorf("seed %d: no %s event in %d random scripts", seed, k, scripts)
 		}

@@ -20,26 +20,48 @@ type Op uint8
 
 // The commands of the language. The zero Op is no command.
 const (
-	OpAttempts  Op = iota + 1 // attempts N: the queue's max attempts
-	OpStrategy                // strategy NAME: the cycle-check strategy
-	OpSubmit                  // submit T [DEP...]
-	OpNext                    // next: hand out the front READY task
-	OpComplete                // complete T: complete T's current lease
-	OpFail                    // fail T [ERROR TEXT]: fail T's current lease
-	OpRedrive                 // redrive T
-	OpExpect                  // expect T STATE: assert T's state
-	OpLease                   // lease D: leases expire D after hand-out or heartbeat
-	OpBackoff                 // backoff BASE FACTOR MAX: the retry delay
-	OpJitter                  // jitter none|full|equal [SEED]: the retry delay's jitter
-	OpAdvance                 // advance D: move the clock
-	OpHeartbeat               // heartbeat T[@N]: renew T's lease
+	OpAttempts        Op = iota + 1 // attempts N: the queue's max attempts
+	OpStrategy                      // strategy NAME: the cycle-check strategy
+	OpSubmit                        // submit T [DEP...]
+	OpNext                          // next: hand out the front READY task
+	OpComplete                      // complete T: complete T's current lease
+	OpFail                          // fail T [ERROR TEXT]: fail T's current lease
+	OpRedrive                       // redrive T
+	OpExpect                        // expect T STATE: assert T's state
+	OpLease                         // lease D: leases expire D after hand-out or heartbeat
+	OpBackoff                       // backoff BASE FACTOR MAX: the retry delay
+	OpJitter                        // jitter none|full|equal [SEED]: the retry delay's jitter
+	OpAdvance                       // advance D: move the clock
+	OpHeartbeat                     // heartbeat T[@N]: renew T's lease
+	OpPoison                        // poison N: a task redriven N times that dies again needs a human
+	OpAlert                         // alert N D: alert when N tasks enter the DLQ within D
+	OpRedriveMatching               // redrive matching TEXT… [at N/D]: redrive the DEAD tasks whose error contains TEXT
+	OpRedriveGroup                  // redrive group FINGERPRINT|N [at N/D]: redrive a group of the dlq view
+	OpPreview                       // preview redrive matching TEXT… | preview redrive group G: what it would do
+	OpRedriveCancel                 // redrive cancel: stop the redrive in progress
+	OpDLQ                           // dlq: show the dead-letter queue grouped by root cause
 )
 
 var opNames = [...]string{
 	OpAttempts: "attempts", OpStrategy: "strategy", OpSubmit: "submit", OpNext: "next",
 	OpComplete: "complete", OpFail: "fail", OpRedrive: "redrive", OpExpect: "expect",
 	OpLease: "lease", OpBackoff: "backoff", OpJitter: "jitter", OpAdvance: "advance",
-	OpHeartbeat: "heartbeat",
+	OpHeartbeat: "heartbeat", OpPoison: "poison", OpAlert: "alert",
+	OpRedriveMatching: "redrive matching", OpRedriveGroup: "redrive group", OpPreview: "preview redrive",
+	OpRedriveCancel: "redrive cancel", OpDLQ: "dlq",
+}
+
+// commandWords lists the first word of every command, each once, for the
+// error of an unknown command.
+func commandWords() []string {
+	var out []string
+	for _, n := range opNames[1:] {
+		w, _, _ := strings.Cut(n, " ")
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // settings reports whether op sets up the queue (attempts, strategy, lease,
@@ -47,7 +69,7 @@ var opNames = [...]string{
 // queue is made from all of them.
 func (op Op) settings() bool {
 	switch op {
-	case OpAttempts, OpStrategy, OpLease, OpBackoff, OpJitter:
+	case OpAttempts, OpStrategy, OpLease, OpBackoff, OpJitter, OpPoison, OpAlert:
 		return true
 	}
 	return false
@@ -75,6 +97,12 @@ type Script struct {
 	// Backoff is the retry delay from the backoff and jitter lines; its zero
 	// value, without them, retries at once.
 	Backoff core.Backoff
+	// PoisonAfter is the poison-pill cap from the poison line; 0 when there
+	// is none: off.
+	PoisonAfter int
+	// Alert is the growth alert from the alert line; zero when there is
+	// none: off.
+	Alert core.Alert
 	// Commands are the script's commands in order, the attempts and
 	// strategy lines included.
 	Commands []Command
@@ -100,7 +128,17 @@ type Command struct {
 	Max       time.Duration // backoff: the most delay
 	Jitter    core.Jitter   // jitter: the kind
 	Seed      uint64        // jitter: the seed
-	Text      string        // the line without its comment, trimmed
+	Force     bool          // redrive: written redrive!, a forced redrive (a poisoned task moves)
+	// The bulk redrive commands (redrive matching, redrive group, preview
+	// redrive): the text the error contains (Match), or the group by its
+	// fingerprint (Fingerprint) or by its number in the dlq view, from 1
+	// (Group); exactly one is set. Rate is the pace after "at" (zero: all
+	// at once).
+	Match       string
+	Fingerprint string
+	Group       int
+	Rate        core.Rate
+	Text        string // the line without its comment, trimmed
 }
 
 // String formats the command in canonical form: single spaces, no comment.
@@ -108,7 +146,7 @@ type Command struct {
 func (c Command) String() string {
 	var b strings.Builder
 	b.WriteString(c.Op.String())
-	if c.Op == OpFail && c.Permanent {
+	if c.Op == OpFail && c.Permanent || c.Op == OpRedrive && c.Force {
 		b.WriteByte('!')
 	}
 	// task writes T, or T@N for a lease of attempt N.
@@ -146,6 +184,27 @@ func (c Command) String() string {
 	case OpRedrive:
 		b.WriteByte(' ')
 		b.WriteString(c.Task)
+	case OpPoison:
+		fmt.Fprintf(&b, " %d", c.N)
+	case OpAlert:
+		fmt.Fprintf(&b, " %d %s", c.N, FormatDuration(c.Dur))
+	case OpRedriveMatching, OpRedriveGroup, OpPreview:
+		if c.Op == OpPreview && c.Match != "" {
+			b.WriteString(" matching")
+		} else if c.Op == OpPreview {
+			b.WriteString(" group")
+		}
+		switch {
+		case c.Match != "":
+			b.WriteString(" " + c.Match)
+		case c.Fingerprint != "":
+			b.WriteString(" " + c.Fingerprint)
+		default:
+			b.WriteString(" " + strconv.Itoa(c.Group))
+		}
+		if c.Rate != (core.Rate{}) {
+			fmt.Fprintf(&b, " at %d/%s", c.Rate.N, FormatDuration(c.Rate.Per))
+		}
 	case OpComplete:
 		task()
 	case OpFail:
@@ -279,6 +338,8 @@ type parser struct {
 	leaseLine    int
 	backoffLine  int
 	jitterLine   int
+	poisonLine   int
+	alertLine    int
 	firstSubmit  int // line of the first submit, 0 if none yet
 }
 
@@ -470,11 +531,77 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 		if err := leased(args[0]); err != nil {
 			return Command{}, false, err
 		}
-	case "redrive":
+	case "redrive", "redrive!":
 		c.Op = OpRedrive
+		c.Force = word.text == "redrive!"
+		switch {
+		case c.Force:
+		case len(args) == 1 && args[0].text == "cancel":
+			c.Op = OpRedriveCancel
+			return c, true, nil
+		case len(args) >= 2 && (args[0].text == "matching" || args[0].text == "group"):
+			if err := p.bulk(&c, line, args, errAt, missing, duration); err != nil {
+				return Command{}, false, err
+			}
+			return c, true, nil
+		}
 		if err := oneTask(); err != nil {
 			return Command{}, false, err
 		}
+	case "preview":
+		c.Op = OpPreview
+		if len(args) == 0 || args[0].text != "redrive" {
+			if len(args) == 0 {
+				return Command{}, false, missing("preview needs what to preview: preview redrive matching TEXT or preview redrive group G")
+			}
+			return Command{}, false, errAt(args[0].col, "preview what? want preview redrive matching TEXT or preview redrive group G, got %s", quoted(args[0].text))
+		}
+		if len(args) < 2 {
+			return Command{}, false, missing("preview redrive needs matching TEXT or group G")
+		}
+		if err := p.bulk(&c, line, args[1:], errAt, missing, duration); err != nil {
+			return Command{}, false, err
+		}
+		if c.Rate != (core.Rate{}) {
+			return Command{}, false, errAt(args[len(args)-2].col, "preview redrive takes no rate: the preview is of the whole redrive")
+		}
+	case "dlq":
+		c.Op = OpDLQ
+		if len(args) > 0 {
+			return Command{}, false, errAt(args[0].col, "dlq takes no arguments, got %s", quoted(args[0].text))
+		}
+	case "poison":
+		c.Op = OpPoison
+		if err := header(&p.poisonLine); err != nil {
+			return Command{}, false, err
+		}
+		if err := argCount(1, "a number of redrives"); err != nil {
+			return Command{}, false, err
+		}
+		v, err := wholeNumber(args[0], 1, maxAttempts)
+		if err != nil {
+			return Command{}, false, errAt(args[0].col, "poison %s", err)
+		}
+		c.N = v
+		p.script.PoisonAfter = v
+	case "alert":
+		c.Op = OpAlert
+		if err := header(&p.alertLine); err != nil {
+			return Command{}, false, err
+		}
+		if err := argCount(2, "a number of entries and a window, as alert 10 1m"); err != nil {
+			return Command{}, false, err
+		}
+		v, err := wholeNumber(args[0], 1, maxAlertEntries)
+		if err != nil {
+			return Command{}, false, errAt(args[0].col, "the entries %s", err)
+		}
+		d, err := duration(args[1], "the window", 1)
+		if err != nil {
+			return Command{}, false, err
+		}
+		c.N, c.Dur = v, d
+		p.script.Alert = core.Alert{Entries: v, Window: d}
 	case "fail", "fail!":
 		c.Op = OpFail
 		c.Permanent = word.text == "fail!"
@@ -586,7 +713,7 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 		}
 		c.Dur = d
 	default:
-		return Command{}, false, errAt(word.col, "unknown command %s (want %s)", quoted(word.text), orList(opNames[1:]))
+		return Command{}, false, errAt(word.col, "unknown command %s (want %s)", quoted(word.text), orList(commandWords()))
 	}
 	return c, true, nil
 }
@@ -594,6 +721,83 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 // maxAttempts is the largest attempts a script may ask for; core refuses
 // more.
 const maxAttempts = 1 << 30
+
+// maxAlertEntries is the largest entries an alert line may ask for; core
+// refuses more.
+const maxAlertEntries = 1 << 24
+
+// maxRate is the most tasks a rate may redrive at once.
+const maxRate = 1 << 30
+
+// wholeNumber parses a whole number from min to max, or says what is wrong
+// with it ("must be …").
+func wholeNumber(t token, min, max int) (int, error) {
+	v, err := strconv.Atoi(t.text)
+	if err != nil || strings.TrimLeft(t.text, "0123456789") != "" || v < min || v > max {
+		return 0, fmt.Errorf("must be a whole number from %d to %d, got %s", min, max, quoted(t.text))
+	}
+	return v, nil
+}
+
+// bulk parses the rest of a bulk redrive, after "redrive" or "preview
+// redrive": matching TEXT… or group FINGERPRINT|N, then perhaps "at N/D"
+// (the last two tokens; "N/s" means "N/1s"). TEXT and FINGERPRINT are the
+// rest of the line as written (a comment cut off), so they may hold any
+// character but '#'.
+func (p *parser) bulk(c *Command, line string, args []token,
+	errAt func(int, string, ...any) error, missing func(string, ...any) error,
+	duration func(token, string, time.Duration) (time.Duration, error)) error {
+	kind := args[0]
+	switch kind.text {
+	case "matching", "group":
+	default:
+		return errAt(kind.col, "%s: want matching TEXT or group G, got %s", c.Op, quoted(kind.text))
+	}
+	rest := args[1:]
+	if len(rest) == 0 {
+		return missing("%s %s needs %s", c.Op, kind.text, map[string]string{"matching": "the text the error contains", "group": "a fingerprint or a group number"}[kind.text])
+	}
+	if n := len(rest); n >= 3 && rest[n-2].text == "at" {
+		at := rest[n-1]
+		num, per, ok := strings.Cut(at.text, "/")
+		if !ok {
+			return errAt(at.col, "the rate must be N/DURATION, as at 2/1s or at 10/m, got %s", quoted(at.text))
+		}
+		v, err := wholeNumber(token{text: num}, 1, maxRate)
+		if err != nil {
+			return errAt(at.col, "the rate's count %s", err)
+		}
+		if slices.Contains([]string{"ns", "us", "µs", "ms", "s", "m", "h"}, per) {
+			per = "1" + per // N/s: N per second
+		}
+		d, err := duration(token{text: per, col: at.col + len(num) + 1}, "the rate's period", 1)
+		if err != nil {
+			return err
+		}
+		c.Rate = core.Rate{N: v, Per: d}
+		rest = rest[:n-2]
+	}
+	text := line[rest[0].start:rest[len(rest)-1].end]
+	switch {
+	case kind.text == "matching":
+		c.Match = text
+		if c.Op == OpRedrive {
+			c.Op = OpRedriveMatching
+		}
+	case strings.TrimLeft(text, "0123456789") == "":
+		v, err := wholeNumber(rest[0], 1, maxRate)
+		if err != nil {
+			return errAt(rest[0].col, "the group number %s", err)
+		}
+		c.Group = v
+	default:
+		c.Fingerprint = text
+	}
+	if kind.text == "group" && c.Op == OpRedrive {
+		c.Op = OpRedriveGroup
+	}
+	return nil
+}
 
 // maxDuration is the longest duration a script may name: a hundred years,
 // so that no sum of a script's durations can overflow the clock for a long

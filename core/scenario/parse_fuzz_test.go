@@ -71,9 +71,12 @@ func FuzzParse(f *testing.F) {
 // sameScript compares scripts except for where the commands were written.
 func sameScript(a, b *Script) bool {
 	return a.Attempts == b.Attempts && a.Strategy == b.Strategy &&
+		a.PoisonAfter == b.PoisonAfter && a.Alert == b.Alert &&
 		slices.EqualFunc(a.Commands, b.Commands, func(x, y Command) bool {
 			return x.Op == y.Op && x.Task == y.Task && slices.Equal(x.Deps, y.Deps) &&
-				x.Err == y.Err && x.Want == y.Want && x.N == y.N && x.Strategy == y.Strategy
+				x.Err == y.Err && x.Want == y.Want && x.N == y.N && x.Strategy == y.Strategy &&
+				x.Dur == y.Dur && x.Force == y.Force && x.Match == y.Match &&
+				x.Fingerprint == y.Fingerprint && x.Group == y.Group && x.Rate == y.Rate
 		})
 }
 

@@ -125,11 +125,11 @@ func TestParseErrors(t *testing.T) {
 		msg       string
 	}{
 		{"UnknownCommand", "sumbit a", 1, 1,
-			`unknown command "sumbit" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance or heartbeat)`},
+			`unknown command "sumbit" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance, heartbeat, poison, alert, preview or dlq)`},
 		{"CommandsAreLowerCase", "  Submit a", 1, 3,
-			`unknown command "Submit" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance or heartbeat)`},
+			`unknown command "Submit" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance, heartbeat, poison, alert, preview or dlq)`},
 		{"ErrorOnLaterLine", "submit a\n\n# c\nnxet", 4, 1,
-			`unknown command "nxet" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance or heartbeat)`},
+			`unknown command "nxet" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance, heartbeat, poison, alert, preview or dlq)`},
 		{"SubmitNeedsATask", "submit", 1, 7, "submit needs a task"},
 		{"SubmitNeedsATaskBeforeComment", "submit   # a", 1, 7, "submit needs a task"},
 		{"BadTaskName", "submit a$b", 1, 9, `bad task name "a$b": '$' is not allowed (names use letters, digits and _ . : / -)`},
@@ -218,7 +218,8 @@ func TestParseErrors(t *testing.T) {
 func TestOpString(t *testing.T) {
 	t.Parallel()
 	want := []string{"attempts", "strategy", "submit", "next", "complete", "fail", "redrive", "expect",
-		"lease", "backoff", "jitter", "advance", "heartbeat"}
+		"lease", "backoff", "jitter", "advance", "heartbeat", "poison", "alert", "redrive matching",
+		"redrive group", "preview redrive", "redrive cancel", "dlq"}
 	for i, w := range want {
 		if got := (OpAttempts + Op(i)).String(); got != w {
 			t.Errorf("Op(%d).String() = %q, want %q", OpAttempts+Op(i), got, w)
@@ -227,8 +228,8 @@ func TestOpString(t *testing.T) {
 	if got := Op(0).String(); got != "Op(0)" {
 		t.Errorf("Op(0).String() = %q, want %q", got, "Op(0)")
 	}
-	if got := (OpHeartbeat + 1).String(); got != "Op(14)" {
-		t.Errorf("Op(14).String() = %q, want %q", got, "Op(14)")
+	if got := (OpDLQ + 1).String(); got != "Op(21)" {
+		t.Errorf("Op(21).String() = %q, want %q", got, "Op(21)")
 	}
 }
 

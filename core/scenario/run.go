@@ -44,6 +44,9 @@ type Step struct {
 	Events []core.Event
 	// Now is the queue's clock after the command.
 	Now time.Duration
+	// Preview is, for preview redrive, what the redrive would do (nil for
+	// other commands).
+	Preview *core.RedrivePreview
 }
 
 // Trace is the record of a run.
@@ -114,6 +117,8 @@ func NewRunner(s *Script, opt Options) (*Runner, error) {
 		Visited:      opt.Visited,
 		LeaseTimeout: s.Lease,
 		Backoff:      s.Backoff,
+		PoisonAfter:  s.PoisonAfter,
+		Alert:        s.Alert,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
@@ -172,9 +177,11 @@ func (r *Runner) Exec(c Command) Step {
 		if l, ok := q.Next(); ok {
 			st.Task, st.State = l.Task, core.Running
 		}
-	case OpLease, OpBackoff, OpJitter:
+	case OpLease, OpBackoff, OpJitter, OpPoison, OpAlert:
 		st.Task = ""
 		if c.Dur != r.header.Lease && c.Op == OpLease ||
+			c.Op == OpPoison && c.N != r.header.PoisonAfter ||
+			c.Op == OpAlert && (core.Alert{Entries: c.N, Window: c.Dur}) != r.header.Alert ||
 			c.Op == OpBackoff && (c.Dur != r.header.Backoff.Base || c.Factor != r.header.Backoff.Factor || c.Max != r.header.Backoff.Max) ||
 			c.Op == OpJitter && (c.Jitter != r.header.Backoff.Jitter || c.Seed != r.header.Backoff.Seed) {
 			err = fmt.Errorf("%s comes too late: the queue was made before it", c)
@@ -207,8 +214,28 @@ func (r *Runner) Exec(c Command) Step {
 			st.State, err = q.Fail(l, cause)
 		}
 	case OpRedrive:
-		err = q.Redrive(c.Task)
+		if c.Force {
+			err = q.ForceRedrive(c.Task)
+		} else {
+			err = q.Redrive(c.Task)
+		}
 		st.State, _ = q.Status(c.Task)
+	case OpRedriveMatching, OpRedriveGroup:
+		var sel core.Selector
+		if sel, err = r.selector(c); err == nil {
+			_, err = q.RedriveMatching(sel, c.Rate)
+		}
+	case OpPreview:
+		var sel core.Selector
+		if sel, err = r.selector(c); err == nil {
+			p := q.PreviewRedrive(sel)
+			st.Preview = &p
+		}
+	case OpRedriveCancel:
+		err = q.CancelRedrive()
+	case OpDLQ:
+		// Nothing changes: the trace shows the grouped view, folded from
+		// the events.
 	case OpExpect:
 		st.State, _ = q.Status(c.Task)
 		if st.State != c.Want {
@@ -226,6 +253,22 @@ func (r *Runner) Exec(c Command) Step {
 	st.Now = q.Now()
 	r.events = nil
 	return st
+}
+
+// selector returns the selector of a bulk redrive command: its text, its
+// fingerprint, or the fingerprint of the N-th group of the dlq view now.
+func (r *Runner) selector(c Command) (core.Selector, error) {
+	switch {
+	case c.Match != "":
+		return core.Selector{Contains: c.Match}, nil
+	case c.Fingerprint != "":
+		return core.Selector{Fingerprint: c.Fingerprint}, nil
+	}
+	groups := r.q.DeadLetterGroups()
+	if c.Group < 1 || c.Group > len(groups) {
+		return core.Selector{}, fmt.Errorf("there is no group %d: the dead-letter queue has %s", c.Group, plural(len(groups), "group"))
+	}
+	return core.Selector{Fingerprint: groups[c.Group-1].Fingerprint}, nil
 }
 
 // lease returns the lease a command acts with: for attempt 0 the current

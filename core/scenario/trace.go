@@ -180,6 +180,18 @@ func (f *textFormatter) step(dst []byte, st Step) ([]byte, error) {
 			strconv.FormatFloat(c.Factor, 'g', -1, 64), FormatDuration(c.Max)))
 	case c.Op == OpJitter:
 		note(fmt.Sprintf("retry delays are jittered: %s, seed %d", c.Jitter, c.Seed))
+	case c.Op == OpPoison:
+		note(fmt.Sprintf("a task redriven %s that dies again is poisoned: only redrive! moves it", plural(c.N, "time")))
+	case c.Op == OpAlert:
+		note(fmt.Sprintf("an alert when %s enter the dead-letter queue within %s", plural(c.N, "task"), FormatDuration(c.Dur)))
+	case c.Op == OpPreview:
+		for _, s := range previewLines(st.Preview) {
+			note(s)
+		}
+	case c.Op == OpDLQ:
+		for _, s := range dlqLines(&f.b) {
+			note(s)
+		}
 	default:
 		for _, e := range st.Events {
 			note(e.String())
@@ -231,6 +243,9 @@ func (f *textFormatter) end(dst []byte, stop error) []byte {
 		for _, d := range dlq {
 			dst = fmt.Appendf(dst, "  %-*s  ", nameWidth, d.Task)
 			dst = appendPrintable(dst, d.Reason)
+			if d.Poisoned {
+				dst = append(dst, " (poisoned: needs a human)"...)
+			}
 			dst = append(dst, '\n')
 		}
 	}
@@ -262,6 +277,89 @@ func appendPrintable(dst []byte, s string) []byte {
 	return dst
 }
 
+// namesListed is how many task names a line of the dlq view or of a
+// preview lists; it counts the rest.
+const namesListed = 8
+
+// nameList returns "a, b, c" or "a, b, … and 12 more".
+func nameList(names []string) string {
+	if len(names) <= namesListed {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:namesListed], ", ") + " and " + strconv.Itoa(len(names)-namesListed) + " more"
+}
+
+// dlqLines is the grouped view of the dead-letter queue the dlq command
+// shows: a count, then each group of DEAD tasks by fingerprint with its
+// tasks, times and blast radius, an example of its error and its poisoned
+// tasks, and whether the growth alert is raised.
+func dlqLines(b *Board) []string {
+	groups := b.DeadLetterGroups()
+	dead, blocked := 0, 0
+	b.liveDLQ(func(d core.DeadLetter) {
+		if d.State == core.Dead {
+			dead++
+		} else {
+			blocked++
+		}
+	})
+	if dead == 0 {
+		return []string{"the dead-letter queue is empty"}
+	}
+	out := []string{fmt.Sprintf("%s dead in %s, %d blocked behind them", plural(dead, "task"), plural(len(groups), "group"), blocked)}
+	for i, g := range groups {
+		times := "at " + FormatDuration(g.First)
+		if g.Last != g.First {
+			times = "from " + FormatDuration(g.First) + " to " + FormatDuration(g.Last)
+		}
+		out = append(out, fmt.Sprintf("#%d %s: %d dead %s, blocking %d: %s", i+1, g.Fingerprint, g.Count, times, g.BlastRadius, nameList(g.Tasks)))
+		if g.Example != g.Fingerprint {
+			out = append(out, "   e.g. "+g.Example)
+		}
+		if len(g.Poisoned) > 0 {
+			out = append(out, "   poisoned, needs a human: "+nameList(g.Poisoned))
+		}
+	}
+	if b.Alerting() {
+		out = append(out, "alert: raised")
+	}
+	return out
+}
+
+// previewLines describes a preview: the totals, then what each task it
+// would redrive releases and leaves blocked, then the poisoned tasks it
+// would skip.
+func previewLines(p *core.RedrivePreview) []string {
+	if p == nil || len(p.Roots)+len(p.Skipped) == 0 {
+		return []string{"no dead task matches: nothing to redrive"}
+	}
+	out := []string{fmt.Sprintf("would redrive %s, releasing %d and leaving %d blocked", plural(len(p.Roots), "task"), p.Released, p.Blocked)}
+	for _, r := range p.Roots {
+		s := r.Task
+		switch {
+		case len(r.Release) > 0:
+			s += " releases " + nameList(r.Release)
+		case len(r.Stay) == 0:
+			s += " holds nothing"
+		}
+		if len(r.Stay) > 0 {
+			if len(r.Release) > 0 {
+				s += ";"
+			}
+			var stays []string
+			for _, b := range r.Stay {
+				stays = append(stays, b.Task+" (blocked by "+b.Root+")")
+			}
+			s += " leaves blocked " + nameList(stays)
+		}
+		out = append(out, s)
+	}
+	if len(p.Skipped) > 0 {
+		out = append(out, "skips, poisoned: "+nameList(p.Skipped))
+	}
+	return out
+}
+
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
@@ -285,6 +383,67 @@ type jsonEvent struct {
 	// Started, Heartbeat: the lease's deadline; Delayed: the due time.
 	DeadlineMS int64 `json:"deadline_ms,omitempty"`
 	DueMS      int64 `json:"due_ms,omitempty"`
+	// Dead: the error alone, and the poison mark.
+	Error    string `json:"error,omitempty"`
+	Poisoned bool   `json:"poisoned,omitempty"`
+	// Alert, Cleared: the entries and the window; the redrive events: how
+	// many redriven so far (count) of how many (total), the tasks (of the
+	// whole redrive, or of the batch), the poisoned ones skipped, the rate.
+	Count    int      `json:"count,omitempty"`
+	Total    int      `json:"total,omitempty"`
+	WindowMS int64    `json:"window_ms,omitempty"`
+	Tasks    []string `json:"tasks,omitempty"`
+	Skipped  []string `json:"skipped,omitempty"`
+	Rate     string   `json:"rate,omitempty"`
+}
+
+// jsonGroup is a group of the dlq view in the JSON trace.
+type jsonGroup struct {
+	Fingerprint string   `json:"fingerprint"`
+	Example     string   `json:"example"`
+	Count       int      `json:"count"`
+	FirstMS     int64    `json:"first_ms"`
+	LastMS      int64    `json:"last_ms"`
+	Tasks       []string `json:"tasks"`
+	BlastRadius int      `json:"blast_radius"`
+	Poisoned    []string `json:"poisoned"`
+}
+
+// jsonPreview is a preview in the JSON trace.
+type jsonPreview struct {
+	Roots []struct {
+		Task    string              `json:"task"`
+		Release []string            `json:"release"`
+		Stay    []core.StillBlocked `json:"stay"`
+	} `json:"roots"`
+	Skipped  []string `json:"skipped"`
+	Released int      `json:"released"`
+	Blocked  int      `json:"blocked"`
+}
+
+func newJSONPreview(p *core.RedrivePreview) jsonPreview {
+	out := jsonPreview{Skipped: nonNil(p.Skipped), Released: p.Released, Blocked: p.Blocked}
+	out.Roots = make([]struct {
+		Task    string              `json:"task"`
+		Release []string            `json:"release"`
+		Stay    []core.StillBlocked `json:"stay"`
+	}, len(p.Roots))
+	for i, r := range p.Roots {
+		out.Roots[i].Task, out.Roots[i].Release = r.Task, nonNil(r.Release)
+		out.Roots[i].Stay = r.Stay
+		if out.Roots[i].Stay == nil {
+			out.Roots[i].Stay = []core.StillBlocked{}
+		}
+	}
+	return out
+}
+
+// nonNil returns s, or an empty slice for nil, so that JSON says [].
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // WriteJSON writes a trace as JSON lines: one object per step, that is per
@@ -304,9 +463,25 @@ type jsonEvent struct {
 //	dlq     the dead-letter queue in order: [{"task":…,"reason":…}], [] if empty
 //	events  the step's events: {"kind","at_ms","task","from","to","deps",
 //	        "attempt","lease","root","reason","path","visits","deadline_ms",
-//	        "due_ms"}, empty fields left out (at_ms is the clock when it
-//	        happened; deadline_ms a lease's deadline; due_ms when a DELAYED
-//	        task falls due)
+//	        "due_ms","error","poisoned","count","total","window_ms","tasks",
+//	        "skipped","rate"}, empty fields left out (at_ms is the clock when
+//	        it happened; deadline_ms a lease's deadline; due_ms when a
+//	        DELAYED task falls due; error a dead task's error alone; the
+//	        rest for the alert and the bulk redrives, see core.Event)
+//
+// Three keys come only where they say something, after events:
+//
+//	alert   true on every line while the growth alert is raised (an alert
+//	        line in the script); absent otherwise
+//	groups  on the line of a dlq command: the DEAD tasks grouped by the
+//	        fingerprint of their error, first entry first:
+//	        [{"fingerprint","example","count","first_ms","last_ms","tasks",
+//	        "blast_radius","poisoned"}]
+//	preview on the line of a preview redrive: {"roots":[{"task","release",
+//	        "stay":[{"task","root"}]}],"skipped","released","blocked"}
+//
+// groups is on the dlq lines only, so that a line stays O(tasks) and the
+// output does not repeat the view on every step.
 //
 // states and dlq are folded from the events (see [Board]), not read from a
 // queue, so the output says exactly what the events say. Visits depends on
@@ -391,12 +566,39 @@ func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
 			Deps: e.Deps, Attempt: e.Attempt, Lease: e.Lease, Root: e.Root,
 			Reason: e.Reason, Path: e.Path, Visits: e.Visits,
 			AtMS: e.At.Milliseconds(), DeadlineMS: e.Deadline.Milliseconds(), DueMS: e.Due.Milliseconds(),
+			Error: e.Error, Poisoned: e.Poisoned, Count: e.Count, Total: e.Total,
+			WindowMS: e.Window.Milliseconds(), Tasks: e.Tasks, Skipped: e.Skipped, Rate: e.Rate.String(),
 		})
 		if err != nil {
 			return line, err
 		}
 	}
-	return append(line, "]}\n"...), nil
+	line = append(line, ']')
+	if b.Alerting() {
+		line = append(line, `,"alert":true`...)
+	}
+	if st.Command.Op == OpDLQ {
+		groups := b.DeadLetterGroups()
+		out := make([]jsonGroup, len(groups))
+		for i, g := range groups {
+			out[i] = jsonGroup{Fingerprint: g.Fingerprint, Example: g.Example, Count: g.Count,
+				FirstMS: g.First.Milliseconds(), LastMS: g.Last.Milliseconds(), Tasks: g.Tasks,
+				BlastRadius: g.BlastRadius, Poisoned: nonNil(g.Poisoned)}
+		}
+		line = append(line, `,"groups":`...)
+		var err error
+		if line, err = j.appendValue(line, out); err != nil {
+			return line, err
+		}
+	}
+	if st.Preview != nil {
+		line = append(line, `,"preview":`...)
+		var err error
+		if line, err = j.appendValue(line, newJSONPreview(st.Preview)); err != nil {
+			return line, err
+		}
+	}
+	return append(line, "}\n"...), nil
 }
 
 func (f *jsonFormatter) end(dst []byte, stop error) []byte {
