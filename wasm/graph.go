@@ -238,8 +238,10 @@ func (g *graph) inWindow(nd *gnode) bool {
 	return g.all || g.win.Holds(nd.x, nd.y, g.layout.NodeW, g.layout.NodeH)
 }
 
-// edgeInWindow reports whether an edge is to be drawn: whether the box
-// around its ends meets the window.
+// edgeInWindow reports whether an edge is to be drawn: whether it passes
+// through the window. The edge is a curve between its ends that bends
+// within a layer's gap of them (render.EdgePath), so the line between
+// them, widened by two task heights, holds it.
 func (g *graph) edgeInWindow(e *gedge) bool {
 	if g.all {
 		return true
@@ -248,9 +250,7 @@ func (g *graph) edgeInWindow(e *gedge) bool {
 	if a == nil || b == nil {
 		return false
 	}
-	x0, x1 := min(a.x, b.x), max(a.x, b.x)
-	y0, y1 := min(a.y, b.y), max(a.y, b.y)
-	return g.win.Holds((x0+x1)/2, (y0+y1)/2, x1-x0+g.layout.NodeW, y1-y0+g.layout.NodeH)
+	return g.win.Crosses(a.x, a.y, b.x, b.y, 2*g.layout.NodeH)
 }
 
 // draw makes the elements of the tasks and edges in the window that have

@@ -207,12 +207,12 @@ func Seen(v Scroll, offX, offY, scale float64) Rect {
 }
 
 // Window returns the part of the layout to draw for a view: what it
-// shows ([Seen]), and as much again on every side, so that scrolling a
-// little finds the tasks drawn already. The page draws a new window only
+// shows ([Seen]), and half as much again on every side, so that scrolling
+// a little finds the tasks drawn already. The page draws a new window only
 // when the part seen leaves the one drawn.
 func Window(v Scroll, offX, offY, scale float64) Rect {
 	r := Seen(v, offX, offY, scale)
-	w, h := r.X1-r.X0, r.Y1-r.Y0
+	w, h := (r.X1-r.X0)/2, (r.Y1-r.Y0)/2
 	return Rect{r.X0 - w, r.Y0 - h, r.X1 + w, r.Y1 + h}
 }
 
@@ -224,4 +224,33 @@ func (r Rect) Holds(x, y, w, h float64) bool {
 // Contains reports whether r holds all of o.
 func (r Rect) Contains(o Rect) bool {
 	return o.X0 >= r.X0 && o.X1 <= r.X1 && o.Y0 >= r.Y0 && o.Y1 <= r.Y1
+}
+
+// Crosses reports whether the segment from (x0, y0) to (x1, y1), widened
+// by pad on every side, meets r: Liang and Barsky's clipping of a line by a
+// rectangle ("A new concept and method for line clipping", ACM TOG 3(1),
+// 1984), with the rectangle grown by pad.
+func (r Rect) Crosses(x0, y0, x1, y1, pad float64) bool {
+	xmin, ymin, xmax, ymax := r.X0-pad, r.Y0-pad, r.X1+pad, r.Y1+pad
+	dx, dy := x1-x0, y1-y0
+	t0, t1 := 0.0, 1.0
+	for _, e := range [4][2]float64{{-dx, x0 - xmin}, {dx, xmax - x0}, {-dy, y0 - ymin}, {dy, ymax - y0}} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q < 0 {
+				return false // parallel to this edge and outside it
+			}
+			continue
+		}
+		t := q / p
+		if p < 0 {
+			t0 = max(t0, t)
+		} else {
+			t1 = min(t1, t)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
 }

@@ -104,13 +104,13 @@ func TestWindow(t *testing.T) {
 	t.Parallel()
 	v := playground.Scroll{Left: 1000, Top: 500, Width: 800, Height: 600}
 	r := playground.Window(v, 0, 34, 0.5)
-	if want := (playground.Rect{X0: 400, Y0: -268, X1: 5200, Y1: 3332}); r != want {
+	if want := (playground.Rect{X0: 1200, Y0: 332, X1: 4400, Y1: 2732}); r != want {
 		t.Fatalf("Window = %+v, want %+v", r, want)
 	}
 	for _, tt := range []struct {
 		x, y float64
 		want bool
-	}{{2000, 1000, true}, {390, 0, true}, {300, 0, false}, {2000, 3350, true}, {2000, 3500, false}} {
+	}{{2000, 1000, true}, {1190, 400, true}, {1100, 400, false}, {2000, 2750, true}, {2000, 2800, false}} {
 		if got := r.Holds(tt.x, tt.y, 150, 44); got != tt.want {
 			t.Errorf("Holds(%v, %v) = %v", tt.x, tt.y, got)
 		}
@@ -122,5 +122,29 @@ func TestWindow(t *testing.T) {
 	}
 	if !r.Contains(seen) {
 		t.Errorf("the window %+v does not hold the view %+v", r, seen)
+	}
+}
+
+func TestCrosses(t *testing.T) {
+	t.Parallel()
+	r := playground.Rect{X0: 0, Y0: 0, X1: 100, Y1: 100}
+	for _, tt := range []struct {
+		x0, y0, x1, y1, pad float64
+		want                bool
+	}{
+		{50, 50, 60, 60, 0, true},       // inside
+		{-50, 50, 150, 50, 0, true},     // through
+		{-50, -50, 150, 150, 0, true},   // diagonal through
+		{-50, 0, 0, -50, 0, false},      // past the corner
+		{-50, 0, 0, -50, 30, true},      // past the corner, widened
+		{200, 0, 200, 300, 0, false},    // beside, parallel
+		{200, 0, 200, 300, 100, true},   // beside, widened to it
+		{-10, 200, 300, 150, 0, false},  // below
+		{150, -40, -40, 150, 0, true},   // cuts the corner
+		{300, -500, -200, 600, 0, true}, // long and steep
+	} {
+		if got := r.Crosses(tt.x0, tt.y0, tt.x1, tt.y1, tt.pad); got != tt.want {
+			t.Errorf("Crosses(%v, %v, %v, %v, pad %v) = %v", tt.x0, tt.y0, tt.x1, tt.y1, tt.pad, got)
+		}
 	}
 }
