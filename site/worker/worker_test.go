@@ -39,6 +39,10 @@ import (
 // Workers free plan's limit, 3 MB (the paid plan allows 10 MB).
 const workerBudget = 3_000_000
 
+// client bounds every request: a worker that hangs fails the test in
+// time rather than stalling it.
+var client = &http.Client{Timeout: 30 * time.Second}
+
 var latency = flag.Bool("latency", false, "measure the latency of the worker under wrangler dev against wq serve (TestLatency)")
 
 func TestWorker(t *testing.T) {
@@ -101,7 +105,7 @@ func TestWorker(t *testing.T) {
 				// Set by hand, the Go client leaves the body as it came.
 				req.Header.Set("Accept-Encoding", "gzip")
 			}
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := client.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +126,7 @@ func TestWorker(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, base+"/api/run", strings.NewReader("submit a\n"))
 		req.Header.Set("Content-Type", "text/plain")
 		req.Header.Set("Origin", "https://elsewhere.example")
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +138,7 @@ func TestWorker(t *testing.T) {
 		req, _ = http.NewRequest(http.MethodPost, base+"/api/run", strings.NewReader("submit a\n"))
 		req.Header.Set("Content-Type", "text/plain")
 		req.Header.Set("Origin", base)
-		resp, err = http.DefaultClient.Do(req)
+		resp, err = client.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +192,7 @@ func TestWorker(t *testing.T) {
 			}
 			req, _ := http.NewRequest(http.MethodGet, base+path, nil)
 			req.Header.Set("If-None-Match", want.Get("ETag"))
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := client.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -229,7 +233,7 @@ type answer struct {
 // get returns the answer to GET url.
 func get(t testing.TB, url string) answer {
 	t.Helper()
-	resp, err := http.Get(url)
+	resp, err := client.Get(url)
 	if err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
@@ -376,7 +380,7 @@ func startWorker(t testing.TB) string {
 	// Bounded: wrangler dev starts in a few seconds here.
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		resp, err := http.Get(base + "/healthz")
+		resp, err := client.Get(base + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -528,7 +532,7 @@ func TestLatency(t *testing.T) {
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n| route | server | p50 | p99 |\n|---|---|---:|---:|\n")
 	for _, rt := range routes {
-		resp, err := http.DefaultClient.Do(rt.req(wq))
+		resp, err := client.Do(rt.req(wq))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -541,7 +545,7 @@ func TestLatency(t *testing.T) {
 		for i := 0; i < n; i++ {
 			for s, srv := range servers {
 				start := time.Now()
-				resp, err := http.DefaultClient.Do(rt.req(srv.base))
+				resp, err := client.Do(rt.req(srv.base))
 				if err != nil {
 					t.Fatalf("%s on %s: %v", rt.name, srv.name, err)
 				}
@@ -587,7 +591,7 @@ func startWqServe(t testing.TB) string {
 	base := "http://" + addr
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		resp, err := http.Get(base + "/healthz")
+		resp, err := client.Get(base + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
