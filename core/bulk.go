@@ -39,12 +39,27 @@ type Rate struct {
 	Per time.Duration
 }
 
-// String writes the rate as "N/PER", e.g. "2/1s"; "" for the zero Rate.
+// String writes the rate as "N/PER", e.g. "2/1s" or "10/1m"; "" for the
+// zero Rate.
 func (r Rate) String() string {
 	if r == (Rate{}) {
 		return ""
 	}
-	return fmt.Sprintf("%d/%v", r.N, r.Per)
+	return fmt.Sprintf("%d/%s", r.N, shortDuration(r.Per))
+}
+
+// shortDuration writes d as Go does, without zero units: 1m rather than
+// 1m0s, 1h30m rather than 1h30m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	s, _ = strings.CutSuffix(s, "m0s")
+	if len(s) < len(d.String()) {
+		s += "m"
+	}
+	if t, ok := strings.CutSuffix(s, "h0m"); ok {
+		s = t + "h"
+	}
+	return s
 }
 
 func (r Rate) validate() error {

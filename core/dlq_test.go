@@ -483,7 +483,7 @@ func TestRedriveRateEvents(t *testing.T) {
 		}
 	}
 	want := []string{
-		`0s redrive group "HTTP 503" started: 10 tasks at 4/1m0s`,
+		`0s redrive group "HTTP 503" started: 10 tasks at 4/1m`,
 		`0s redrive group "HTTP 503": f0, f1, f2, f3 redriven, 4 of 10`,
 		`1m0s redrive group "HTTP 503": f4, f5, f6, f7 redriven, 8 of 10`,
 		`2m0s redrive group "HTTP 503": f8, f9 redriven, 10 of 10`,
@@ -779,4 +779,14 @@ func TestRedriveRateLeavesWhatChanged(t *testing.T) {
 		t.Errorf("Redriving() = %+v, %v, want 2 done, b gone", j, ok)
 	}
 	q.check()
+}
+
+func TestShortDuration(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{time.Minute: "1m", 90 * time.Minute: "1h30m", time.Hour: "1h",
+		time.Second: "1s", 1500 * time.Millisecond: "1.5s", 61 * time.Second: "1m1s", 0: "0s"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
 }

@@ -107,9 +107,9 @@ func (e Event) String() string {
 	var b strings.Builder
 	switch e.Kind {
 	case EventAlert:
-		return fmt.Sprintf("dlq alert: %d entries or more within %v", e.Count, e.Window)
+		return fmt.Sprintf("dlq alert: %d entries or more within %s", e.Count, shortDuration(e.Window))
 	case EventCleared:
-		return fmt.Sprintf("dlq alert cleared: fewer than %d entries within %v", e.Count, e.Window)
+		return fmt.Sprintf("dlq alert cleared: fewer than %d entries within %s", e.Count, shortDuration(e.Window))
 	case EventRedriveStarted:
 		fmt.Fprintf(&b, "redrive %s started: %d task%s", e.Reason, e.Total, pluralS(e.Total))
 		if e.Rate != (Rate{}) {

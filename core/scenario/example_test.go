@@ -90,7 +90,9 @@ func ExampleLibrary() {
 	// diamond-redrive      A diamond dies at its root and is redriven whole
 	// heartbeat            Heartbeats keep a long task alive
 	// lease-kills-diamond  A lease that expires on the last attempt sends a diamond to the DLQ
+	// outage               An outage: the API answers HTTP 503 to 40 fetches, 400 renders wait behind them
 	// permanent-error      A permanent error skips its retries and blocks downstream
+	// poison-pill          A poison pill: a task that keeps dying is set aside for a human
 	// retry-back-of-line   A retried task goes to the back of the line
 	// retry-storm          A retry storm: every retry falls due at once
 	// retry-storm-jitter   A retry storm spread out by full jitter
