@@ -39,6 +39,17 @@
 // jittered delay from a seeded generator, so that a run repeats exactly.
 // With neither configured no timer is ever set.
 //
+// The dead-letter queue is operated as a whole, too: [Queue.DeadLetters]
+// gives each entry's root, error, [Fingerprint] and blast radius (the
+// BLOCKED tasks it holds, a count kept as they change: O(1) to read);
+// [Queue.DeadLetterGroups] groups the dead by fingerprint, one group per
+// root cause; [Queue.RedriveMatching] redrives a group, or the tasks whose
+// error contains a text, at once or at a [Rate] on the clock, deciding what
+// they held up once for all of them, and [Queue.PreviewRedrive] says what
+// it would do without doing it; [Config.PoisonAfter] sets aside the tasks
+// that keep dying for a person and [Queue.ForceRedrive]; [Config.Alert]
+// raises one event when the queue grows fast and one when it calms down.
+//
 // Tasks may arrive in any order: a dependency that has not arrived counts as
 // not succeeded. The graph stays acyclic: a submit that would close a cycle
 // is refused with a [*CycleError] naming the whole path. The check is done

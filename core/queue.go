@@ -18,11 +18,12 @@ type Config struct {
 	// incremental.Default.
 	Strategy string
 	// OnEvent, when set, receives every state change, in order, and the
-	// events that change no state: a lease expiring, a heartbeat.
+	// events that change no state: a lease expiring, a heartbeat, the
+	// growth alert and its clear, a bulk redrive's start, progress and end.
 	//
 	// The events of an operation (Submit, SubmitBatch, Next, Heartbeat,
-	// Complete, Fail, Redrive, Advance, AdvanceTo) are delivered when it
-	// has finished, just before it returns: the queue OnEvent sees is
+	// Complete, Fail, Redrive, ForceRedrive, RedriveMatching,
+	// CancelRedrive, Advance, AdvanceTo) are delivered when it has finished, just before it returns: the queue OnEvent sees is
 	// consistent, every invariant holds, and OnEvent may call any method of
 	// the queue, operations included. An
 	// automatic redrive, calling Redrive when an EventDead arrives, is the

@@ -27,7 +27,9 @@ const (
 	// Succeeded: done. Final.
 	Succeeded State = "SUCCEEDED"
 	// Dead: failed at its last attempt (or permanently); in the dead-letter
-	// queue. Leaves on Redrive (READY, with fresh attempts).
+	// queue. Leaves on Redrive, RedriveMatching or ForceRedrive (READY, with
+	// fresh attempts); a poisoned one (Config.PoisonAfter) on ForceRedrive
+	// only.
 	Dead State = "DEAD"
 	// Blocked: a transitive dependency is DEAD; in the dead-letter queue
 	// with "blocked by ROOT". Leaves when the last dead root it depends on is
