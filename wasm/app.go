@@ -21,23 +21,24 @@ type app struct {
 	p     *playground.Page
 	dirty bool // the editor holds text that has not run
 
-	g         *graph
-	gen       int               // drawing generation; see later
-	shown     int               // the step drawn last; -1 before the first drawing
-	pending   func()            // the end of the last step's animation, if still to come
-	drawn     bool              // the first drawing is done
-	follow    bool              // bring the tasks a step changes into view
-	zoom      float64           // the zoom chosen; 0 until one is, when the drawing fits itself
-	readyOpen bool              // the READY line lists more than its front few
-	traced    string            // the task whose lineage is highlighted; "" for none
-	logOf     *scenario.Session // the session whose log is listed
-	editorTop float64           // the editor's scrollTop and height, read as a drawing starts
-	editorH   float64
-	address   string     // the address last written
-	addrGen   int        // counts drawings; the address is written once they pause
-	fitFor    [3]float64 // the layout's size and the zoom svgX, svgY were read at
-	svgX      float64    // where the drawing is in the scroller's content
-	svgY      float64
+	g           *graph
+	gen         int               // drawing generation; see later
+	shown       int               // the step drawn last; -1 before the first drawing
+	pending     func()            // the end of the last step's animation, if still to come
+	drawn       bool              // the first drawing is done
+	follow      bool              // bring the tasks a step changes into view
+	zoom        float64           // the zoom chosen; 0 until one is, when the drawing fits itself
+	readyOpen   bool              // the READY line lists more than its front few
+	traced      string            // the task whose lineage is highlighted; "" for none
+	logOf       *scenario.Session // the session whose log is listed
+	namesListed bool              // the find box suggests the tasks of the graph drawn
+	editorTop   float64           // the editor's scrollTop and height, read as a drawing starts
+	editorH     float64
+	address     string     // the address last written
+	addrGen     int        // counts drawings; the address is written once they pause
+	fitFor      [3]float64 // the layout's size and the zoom svgX, svgY were read at
+	svgX        float64    // where the drawing is in the scroller's content
+	svgY        float64
 
 	graphOf  *scenario.Session // the session and graph size drawn
 	graphLen int
@@ -219,7 +220,7 @@ func (a *app) render(animate bool) {
 	nodes := a.nodes
 	if relaid {
 		a.traced = ""
-		a.listNames()
+		a.namesListed = false
 	}
 	a.fit()
 	if a.follow && k != a.shown {

@@ -62,7 +62,7 @@ type gnode struct {
 type gedge struct {
 	from, to string
 	path     js.Value
-	shape    string // the path drawn
+	shape    string // the path drawn; "" until it is drawn
 	future   bool   // the dependent has not been submitted at this step
 	drawn    bool   // path is on the page
 }
@@ -188,20 +188,21 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 				continue
 			}
 			keepEdge[k] = true
-			shape := render.EdgePath(l.Pos[d], l.Pos[n.Name], l)
 			e := g.edges[k]
 			if e == nil {
-				g.edges[k] = &gedge{from: d, to: n.Name, shape: shape, future: true}
+				g.edges[k] = &gedge{from: d, to: n.Name, future: true}
 				continue
 			}
-			if shape != e.shape {
+			if !e.drawn {
+				e.shape = "" // made when drawn
+				continue
+			}
+			if shape := render.EdgePath(l.Pos[d], l.Pos[n.Name], l); shape != e.shape {
+				// The path is set as the CSS d property too, so that it
+				// glides with its tasks where browsers animate it.
 				e.shape = shape
-				if e.drawn {
-					// The path is set as the CSS d property too, so that it
-					// glides with its tasks where browsers animate it.
-					setAttr(e.path, "d", shape)
-					e.path.Get("style").Set("d", "path('"+shape+"')")
-				}
+				setAttr(e.path, "d", shape)
+				e.path.Get("style").Set("d", "path('"+shape+"')")
 			}
 		}
 	}
@@ -277,6 +278,9 @@ func (g *graph) draw() {
 	for _, e := range g.edges {
 		switch in := g.edgeInWindow(e); {
 		case in && !e.drawn:
+			if e.shape == "" {
+				e.shape = render.EdgePath(g.layout.Pos[e.from], g.layout.Pos[e.to], g.layout)
+			}
 			freshEdges = append(freshEdges, e)
 			class := "edge"
 			if e.future {

@@ -115,6 +115,7 @@ func (a *app) wireNav() {
 		a.unnotify()
 		a.show(task)
 	}
+	on(e.find, "focus", func(js.Value) { a.listNames() })
 	on(e.find, "change", func(js.Value) { find() })
 	on(e.find, "keydown", func(ev js.Value) {
 		if ev.Get("key").String() == "Enter" {
@@ -206,8 +207,13 @@ func (a *app) trace(task string) {
 	a.g.trace(task, l)
 }
 
-// listNames fills the find box's suggestions with the drawing's tasks.
+// listNames fills the find box's suggestions with the drawing's tasks,
+// once a layout: when the box is first used.
 func (a *app) listNames() {
+	if a.namesListed {
+		return
+	}
+	a.namesListed = true
 	var b strings.Builder
 	for _, n := range a.p.TaskNames() {
 		b.WriteString(`<option value="` + xmlEscape(n) + `">`)

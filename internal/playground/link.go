@@ -157,25 +157,9 @@ func DecodeScript(v, enc string) (string, error) {
 // errors come in the order script, scenario, step, embed, strategy.
 func ParseLink(query, fragment string) (Link, []error) {
 	var l Link
-	var errs []error
+	params, errs := linkParams(query, fragment)
 	bad := func(param, value, msg string) {
 		errs = append(errs, &LinkError{Param: param, Value: value, Msg: msg})
-	}
-	params := map[string]string{}
-	for _, part := range []string{strings.TrimPrefix(query, "?"), strings.TrimPrefix(fragment, "#")} {
-		for kv := range strings.SplitSeq(part, "&") {
-			if kv == "" {
-				continue
-			}
-			k, v, _ := strings.Cut(kv, "=")
-			key, err1 := url.QueryUnescape(k)
-			val, err2 := url.QueryUnescape(v)
-			if err1 != nil || err2 != nil {
-				bad(k, v, "not a valid escape")
-				continue
-			}
-			params[key] = val
-		}
 	}
 	if v, ok := params["script"]; ok {
 		text, err := DecodeScript(v, params["enc"])
@@ -220,6 +204,30 @@ func ParseLink(query, fragment string) (Link, []error) {
 		}
 	}
 	return l, errs
+}
+
+// linkParams returns the parameters of an address, those of its fragment
+// winning over those of its query, and a [*LinkError] for each one that is
+// not escaped right.
+func linkParams(query, fragment string) (map[string]string, []error) {
+	params := map[string]string{}
+	var errs []error
+	for _, part := range []string{strings.TrimPrefix(query, "?"), strings.TrimPrefix(fragment, "#")} {
+		for kv := range strings.SplitSeq(part, "&") {
+			if kv == "" {
+				continue
+			}
+			k, v, _ := strings.Cut(kv, "=")
+			key, err1 := url.QueryUnescape(k)
+			val, err2 := url.QueryUnescape(v)
+			if err1 != nil || err2 != nil {
+				errs = append(errs, &LinkError{Param: k, Value: v, Msg: "not a valid escape"})
+				continue
+			}
+			params[key] = val
+		}
+	}
+	return params, errs
 }
 
 // ParseStep reads a step as a link or the timeline slider gives it: a

@@ -106,6 +106,10 @@ func (p *Page) Open(query, fragment string) (text string, notices []string, err 
 		step = l.Step
 	}
 	if l.HasScript {
+		// The link's own encoding of the script serves the address until
+		// the script changes: a long script is not compressed again.
+		params, _ := linkParams(query, fragment)
+		p.encText, p.encoded, p.compressed = l.Script, params["script"], params["enc"] == Deflate
 		return l.Script, notices, p.load(l.Script, "", step)
 	}
 	name := l.Scenario

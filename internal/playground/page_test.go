@@ -346,6 +346,14 @@ func TestShareAndAddress(t *testing.T) {
 			t.Errorf("address %.80q differs from the link", p.Address())
 		}
 	})
+	t.Run("AnOpenedScriptKeepsItsLinkEncoding", func(t *testing.T) {
+		e, _ := scenario.Lookup("wide-1000")
+		frag := playground.Link{Script: e.Text + "next\n", HasScript: true, Step: 7, HasStep: true}.Fragment()
+		p := open(t, "", frag)
+		if got := p.Address(); got != frag {
+			t.Errorf("address %.60q…, want the link opened %.60q…", got, frag)
+		}
+	})
 	t.Run("AddressFollowsStepAndStrategy", func(t *testing.T) {
 		p := open(t, "?scenario=tricky-cycle&embed=1", "")
 		p.Seek(3)
