@@ -103,9 +103,8 @@ func (b *Board) Apply(e core.Event) {
 	case core.EventBlocked:
 		b.enterBlocked(e)
 	case core.EventUnblocked:
-		if i, ok := b.dlqAt[e.Task]; ok {
-			b.blast(b.dlq[i].Root, -1)
-		}
+		// Its root was redriven, so it has left the DLQ with its blast
+		// radius: nothing to count down.
 		b.leaveDLQ(e.Task)
 	case core.EventRerooted:
 		if i, ok := b.dlqAt[e.Task]; ok {

@@ -110,3 +110,24 @@ func TestRunDLQCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRedriveGroupByNumber: groups are numbered from 1 in the order of
+// dlq, the last one included.
+func TestRunRedriveGroupByNumber(t *testing.T) {
+	t.Parallel()
+	s, err := Parse("attempts 1\nsubmit a\nsubmit b\nnext\nfail a HTTP 503\nnext\nfail b disk full\nredrive group 2\nredrive group 2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Run(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := tr.Steps[7], tr.Steps[8]
+	if !first.OK || len(first.Events) < 2 || first.Events[1].Task != "b" {
+		t.Errorf("redrive group 2 of two: %+v, want b redriven", first)
+	}
+	if second.OK || second.Err != "there is no group 2: the dead-letter queue has 1 group" {
+		t.Errorf("redrive group 2 of one: %+v, want refused", second)
+	}
+}
