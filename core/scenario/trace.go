@@ -451,7 +451,7 @@ func nonNil(s []string) []string {
 // this order:
 //
 //	line    the command's line number
-//	cmd     the command word: "submit", "next", …
+//	cmd     the command: "submit", "next", …, "redrive matching", "preview redrive"
 //	ok      false for a refused operation or a failed expect
 //	error   why, when ok is false; "" when ok
 //	now_ms  the queue's clock after the command, in milliseconds
