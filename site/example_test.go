@@ -9,12 +9,12 @@ import (
 )
 
 // The handler serves the playground and its API; here the API runs a
-// script with a typo, and reads a scenario of the library.
+// script with a mistake, and reads a scenario of the library.
 func ExampleNew() {
 	h := site.New(site.Options{})
 
 	rec := httptest.NewRecorder()
-	req := httptest.NewRequest("POST", "/api/run", strings.NewReader("submit a\nsumbit b a\n"))
+	req := httptest.NewRequest("POST", "/api/run", strings.NewReader("submit a\nnext b\n"))
 	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	h.ServeHTTP(rec, req)
 	fmt.Print(rec.Code, " ", rec.Body.String())
@@ -24,6 +24,6 @@ func ExampleNew() {
 	title, _, _ := strings.Cut(rec.Body.String(), "\n")
 	fmt.Println(rec.Code, rec.Header().Get("Content-Type"), title)
 	// Output:
-	// 400 {"error":"unknown command \"sumbit\" (want attempts, strategy, submit, next, complete, fail, redrive, expect, lease, backoff, jitter, advance or heartbeat)","line":2,"col":1}
+	// 400 {"error":"next takes no arguments, got \"b\"","line":2,"col":6}
 	// 200 text/plain; charset=utf-8 # A cycle closed through tasks that arrived first
 }

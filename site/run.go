@@ -95,6 +95,28 @@ func (g *runGate) enter(ctx context.Context) bool {
 
 func (g *runGate) leave() { <-g.slots }
 
+// busy answers a request that found no turn: 503 with Retry-After, or
+// nothing for a client that has left.
+func (g *runGate) busy(w http.ResponseWriter, r *http.Request) {
+	if r.Context().Err() != nil {
+		return
+	}
+	wait := strconv.Itoa(int(max(1, g.wait.Round(time.Second)/time.Second)))
+	w.Header().Set("Retry-After", wait)
+	jsonError(w, http.StatusServiceUnavailable, fmt.Sprintf("busy: every run slot (%d) is taken; try again in %s s", cap(g.slots), wait))
+}
+
+// badScript answers a script that cannot run: 400 with {error,line,col}
+// for a syntax error, or {error} (an unknown strategy, say).
+func badScript(w http.ResponseWriter, err error) {
+	var se *scenario.SyntaxError
+	if errors.As(err, &se) {
+		writeJSON(w, http.StatusBadRequest, syntaxError{Error: se.Msg, Line: se.Line, Col: se.Col})
+		return
+	}
+	jsonError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "scenario: "))
+}
+
 // allowsOrigin reports whether a page at origin (an Origin header) may run
 // scripts on host (the request's Host): a page of the site itself, or of
 // one of the configured origins.
@@ -157,24 +179,14 @@ func (h *handler) run(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !g.enter(r.Context()) {
-		if r.Context().Err() != nil {
-			return
-		}
-		wait := strconv.Itoa(int(max(1, g.wait.Round(time.Second)/time.Second)))
-		w.Header().Set("Retry-After", wait)
-		jsonError(w, http.StatusServiceUnavailable, fmt.Sprintf("busy: every run slot (%d) is taken; try again in %s s", cap(g.slots), wait))
+		g.busy(w, r)
 		return
 	}
 	defer g.leave()
 
 	stream, err := scenario.NewStream(string(body), scenario.Options{Strategy: r.URL.Query().Get("strategy")})
 	if err != nil {
-		var se *scenario.SyntaxError
-		if errors.As(err, &se) {
-			writeJSON(w, http.StatusBadRequest, syntaxError{Error: se.Msg, Line: se.Line, Col: se.Col})
-			return
-		}
-		jsonError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "scenario: "))
+		badScript(w, err)
 		return
 	}
 	ctx, cancel := context.WithTimeoutCause(r.Context(), g.timeout,

@@ -70,19 +70,13 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request) {
 		text = e.Text
 	}
 	if !h.runs.enter(r.Context()) {
-		w.Header().Set("Retry-After", "2")
-		jsonError(w, http.StatusServiceUnavailable, "busy: every run slot is taken; try again in 2 s")
+		h.runs.busy(w, r)
 		return
 	}
 	defer h.runs.leave()
 	s, err := scenario.NewSession(text, scenario.Options{Strategy: link.Strategy})
 	if err != nil {
-		var se *scenario.SyntaxError
-		if errors.As(err, &se) {
-			writeJSON(w, http.StatusBadRequest, syntaxError{Error: se.Msg, Line: se.Line, Col: se.Col})
-			return
-		}
-		jsonError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "scenario: "))
+		badScript(w, err)
 		return
 	}
 	if n := len(s.GraphAt(scenario.StepEnd)); n > MaxSVGTasks {
@@ -99,9 +93,9 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request) {
 	}
 	var b bytes.Buffer
 	if animate {
-		err = picture.Animated(&b, s, picture.Title(text))
+		err = picture.Animated(&b, s, scenario.Title(text))
 	} else {
-		err = picture.Static(&b, s, step, picture.Title(text))
+		err = picture.Static(&b, s, step, scenario.Title(text))
 	}
 	if err != nil {
 		jsonError(w, http.StatusInternalServerError, "drawing failed: "+err.Error())

@@ -133,21 +133,10 @@ func runScript(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per command")
 	strategy := fs.String("strategy", "", "cycle-check strategy (overrides the script's)")
 	lim := limitFlags(fs, runLimits)
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return usageFlag(err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+	name, err := oneFile(fs, args)
+	if err != nil {
+		return err
 	}
-	if len(files) != 1 {
-		return usageError{fmt.Errorf("run takes one FILE or - (got %d)", len(files))}
-	}
-	name := files[0]
 	src, err := readScript(name)
 	if err != nil {
 		return ioError{err}
@@ -180,6 +169,26 @@ func runScript(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", name, runErr)
 	}
 	return ioError{fmt.Errorf("writing the trace: %w", runErr)}
+}
+
+// oneFile parses the flags of a command that takes one FILE or -, the
+// flags before or after it, and returns the file.
+func oneFile(fs *flag.FlagSet, args []string) (string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return "", usageFlag(err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return "", usageError{fmt.Errorf("%s takes one FILE or - (got %d)", fs.Name(), len(files))}
+	}
+	return files[0], nil
 }
 
 // readScript reads a script from a file, or from stdin for "-", into one

@@ -20,25 +20,14 @@ func svgCmd(args []string, stdout, stderr io.Writer) error {
 	step := fs.String("step", "end", "the step to draw: a number from 0, or end")
 	animate := fs.Bool("animate", false, "draw an animation of the whole run, looping (CSS, no script)")
 	strategy := fs.String("strategy", "", "cycle-check strategy (overrides the script's)")
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return usageFlag(err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if len(files) != 1 {
-		return usageError{fmt.Errorf("svg takes one FILE or - (got %d)", len(files))}
+	name, err := oneFile(fs, args)
+	if err != nil {
+		return err
 	}
 	k, ok := playground.ParseStep(*step)
 	if !ok {
 		return usageError{fmt.Errorf("--step must be a whole number or end, got %q", clipArg(*step))}
 	}
-	name := files[0]
 	src, err := readScript(name)
 	if err != nil {
 		return ioError{err}
@@ -56,9 +45,9 @@ func svgCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	out := bufio.NewWriter(stdout)
 	if *animate {
-		err = picture.Animated(out, s, picture.Title(src))
+		err = picture.Animated(out, s, scenario.Title(src))
 	} else {
-		err = picture.Static(out, s, k, picture.Title(src))
+		err = picture.Static(out, s, k, scenario.Title(src))
 	}
 	if err == nil {
 		err = out.Flush()

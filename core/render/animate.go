@@ -163,10 +163,7 @@ func WriteAnimatedSVG(w io.Writer, nodes []Node, l Layout, frames []Frame, opt A
 	}
 	b.raw("</g>\n")
 
-	w2, h2 := num(l.NodeW/2), num(l.NodeH/2)
-	box := `x="-` + w2 + `" y="-` + h2 + `" width="` + num(l.NodeW) + `" height="` + num(l.NodeH) + `" rx="6"`
-	halo := `x="-` + num(l.NodeW/2+4) + `" y="-` + num(l.NodeH/2+4) + `" width="` + num(l.NodeW+8) +
-		`" height="` + num(l.NodeH+8) + `" rx="9"`
+	box, halo := boxGeometry(l)
 	b.raw(`<g class="tasks">` + "\n")
 	for _, name := range g.names {
 		p := l.Pos[name]

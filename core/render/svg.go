@@ -97,10 +97,7 @@ func WriteSVG(w io.Writer, nodes []Node, l Layout, opt Options) error {
 	}
 	s.raw("</g>\n")
 
-	w2, h2 := num(l.NodeW/2), num(l.NodeH/2)
-	box := `x="-` + w2 + `" y="-` + h2 + `" width="` + num(l.NodeW) + `" height="` + num(l.NodeH) + `" rx="6"`
-	halo := `x="-` + num(l.NodeW/2+4) + `" y="-` + num(l.NodeH/2+4) + `" width="` + num(l.NodeW+8) +
-		`" height="` + num(l.NodeH+8) + `" rx="9"`
+	box, halo := boxGeometry(l)
 	s.raw(`<g class="tasks">` + "\n")
 	for _, name := range g.names {
 		state := opt.States[name]
@@ -161,6 +158,15 @@ func WriteSVG(w io.Writer, nodes []Node, l Layout, opt Options) error {
 	}
 	s.raw("</svg>\n")
 	return s.Flush()
+}
+
+// boxGeometry returns the attributes of a task's box and of its halo,
+// centred on the task's position.
+func boxGeometry(l Layout) (box, halo string) {
+	box = `x="-` + num(l.NodeW/2) + `" y="-` + num(l.NodeH/2) + `" width="` + num(l.NodeW) + `" height="` + num(l.NodeH) + `" rx="6"`
+	halo = `x="-` + num(l.NodeW/2+4) + `" y="-` + num(l.NodeH/2+4) + `" width="` + num(l.NodeW+8) +
+		`" height="` + num(l.NodeH+8) + `" rx="9"`
+	return box, halo
 }
 
 // styleSheet is the embedded style: the look of every part, and each

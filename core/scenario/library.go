@@ -44,7 +44,7 @@ func Library() []Entry {
 			panic("scenario: library unreadable: " + err.Error())
 		}
 		text := string(data)
-		out = append(out, Entry{Name: name, Title: title(text), Text: text})
+		out = append(out, Entry{Name: name, Title: Title(text), Text: text})
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -60,9 +60,10 @@ func Lookup(name string) (Entry, bool) {
 	return Entry{}, false
 }
 
-// title returns the first line of text without its "# ", if it is a
-// comment; "" otherwise.
-func title(text string) string {
+// Title returns the first line of a script without its "#", if it is a
+// comment, as the library's scenarios open with their title; ""
+// otherwise.
+func Title(text string) string {
 	first, _, _ := strings.Cut(text, "\n")
 	t, ok := strings.CutPrefix(strings.TrimSpace(first), "#")
 	if !ok {

@@ -53,7 +53,7 @@ func TestStaticShowsTheStep(t *testing.T) {
 		t.Fatal("tricky-cycle refuses no cycle")
 	}
 	var b bytes.Buffer
-	if err := Static(&b, s, refused, Title(text)); err != nil {
+	if err := Static(&b, s, refused, scenario.Title(text)); err != nil {
 		t.Fatal(err)
 	}
 	svg := b.String()
@@ -65,8 +65,8 @@ func TestStaticShowsTheStep(t *testing.T) {
 	if !strings.Contains(svg, "step "+itoa(refused)+" of "+itoa(s.Len())+":") || !strings.Contains(svg, "is refused") {
 		t.Errorf("no caption for step %d", refused)
 	}
-	if !strings.Contains(svg, "<title>"+Title(text)+"</title>") {
-		t.Errorf("not titled %q", Title(text))
+	if !strings.Contains(svg, "<title>"+scenario.Title(text)+"</title>") {
+		t.Errorf("not titled %q", scenario.Title(text))
 	}
 	if s.Cursor() != 0 {
 		t.Errorf("the session's cursor moved to %d", s.Cursor())
@@ -95,20 +95,6 @@ func TestAnimatedSizes(t *testing.T) {
 		t.Logf("%-20s %4d steps: static %7d bytes, animated %7d bytes", e.Name, s.Len(), static.Len(), anim.Len())
 		if anim.Len() > limit {
 			t.Errorf("%s: the animation is %d bytes, over %d", e.Name, anim.Len(), limit)
-		}
-	}
-}
-
-func TestTitle(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"# A diamond\n# more\nsubmit a": "A diamond",
-		"  #  Spaced  \n":               "Spaced",
-		"submit a # not a title":        "",
-		"":                              "",
-	} {
-		if got := Title(in); got != want {
-			t.Errorf("Title(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
