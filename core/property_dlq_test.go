@@ -6,7 +6,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"testing"
 	"time"
+
+	"github.com/dagq/dagq/incremental"
 )
 
 // The model of operating the DLQ, for the property test: the poison-pill
@@ -135,15 +138,28 @@ func (g *generator) bulk() op {
 		if len(dead) > 0 {
 			o.sel.Fingerprint = cachedFingerprint(dead[r.IntN(len(dead))].Error)
 		}
+	case m < 14:
+		// The biggest group, so that a redrive has several roots.
+		count, most := map[string]int{}, 0
+		for _, d := range h.dlq {
+			if fp := cachedFingerprint(d.Error); d.State == Dead && !d.Poisoned {
+				if count[fp]++; count[fp] > most {
+					most, o.sel.Fingerprint = count[fp], fp
+				}
+			}
+		}
+		if most == 0 {
+			o.sel.Fingerprint = "boom"
+		}
 	default:
-		o.sel.Contains = []string{"HTTP", "503", "boom", "timeout", "lease", "nothing like it"}[r.IntN(6)]
+		o.sel.Contains = []string{"HTTP", "503", "boom", "timeout", "lease", "nothing like it", "o", "e", "t"}[r.IntN(9)]
 	}
 	switch m := r.IntN(20); {
 	case m == 0:
 		o.rate = Rate{N: 0, Per: time.Second}
 	case m < 10:
 	default:
-		o.rate = Rate{N: 1 + r.IntN(3), Per: []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second}[r.IntN(3)]}
+		o.rate = Rate{N: 1 + r.IntN(2), Per: []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second}[r.IntN(3)]}
 	}
 	return o
 }
@@ -466,6 +482,51 @@ func (h *harness) compareDLQ() error {
 	}
 	if ok && (!slices.Equal(j.Tasks, h.job.tasks) || j.Done != h.job.done || j.Selector != h.job.sel || j.Rate != h.job.rate) {
 		return fmt.Errorf("Redriving() = %+v, the model has %+v", j, *h.job)
+	}
+	return nil
+}
+
+// TestPropertyDeadLetterOps runs sequences where the DLQ is busy: one
+// attempt, tasks failing often, the poison-pill cap and the alert set at
+// random, and bulk redrives (often of the biggest group, at a rate of one
+// or two a period), previews, cancels and forced redrives among the other
+// operations, each checked as in TestPropertyRandomSequences.
+func TestPropertyDeadLetterOps(t *testing.T) {
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	if *sequencesFlag > 0 {
+		n = *sequencesFlag
+	}
+	t.Parallel()
+	for i := range n {
+		seed := sequenceSeed(1_000_000 + i)
+		if err := runDLQSeed(seed); err != nil {
+			t.Fatalf("sequence %d: %v", i, err)
+		}
+	}
+}
+
+// runDLQSeed runs the sequence of one seed of TestPropertyDeadLetterOps.
+func runDLQSeed(seed uint64) error {
+	r := rand.New(rand.NewPCG(seed, seed^0x6f70)) // "op"
+	strategies := incremental.Names()
+	cfg := seqConfig{maxAttempts: 1, strategy: strategies[r.IntN(len(strategies))], dlqOps: true}
+	cfg.leaseTimeout, cfg.backoff = randomTime(r)
+	cfg.poisonAfter, cfg.alert, _ = randomDLQ(r)
+	h, err := newHarness(cfg)
+	if err != nil {
+		return err
+	}
+	g := &generator{r: r, h: h, pool: poolNames(8 + r.IntN(9)), churn: true}
+	var ops []op
+	for range 100 + r.IntN(200) {
+		o := g.next()
+		ops = append(ops, o)
+		if err := h.safeApply(o); err != nil {
+			return failure(cfg, ops, err, fmt.Sprintf("go test ./core -run 'TestPropertyDeadLetterOps$' # seed %d", seed))
+		}
 	}
 	return nil
 }

@@ -501,6 +501,16 @@ func (g *generator) next() op {
 	// Weights in percent: submit 35, next 25, complete 15, fail 15, redrive 10;
 	// churning: submit 8, next 35, complete 4, fail 33, redrive 20. Then,
 	// besides, one in six an advance of the clock or a heartbeat.
+	if h.dlqOps {
+		// Bulk redrives of several dead tasks, and cancels of the one in
+		// progress, are what the DLQ operations are about: make them likely.
+		if h.job != nil && r.IntN(8) == 0 {
+			return op{kind: opCancel}
+		}
+		if len(h.inState(Dead)) >= 2 && r.IntN(3) == 0 {
+			return g.bulk()
+		}
+	}
 	if r.IntN(6) == 0 {
 		if r.IntN(3) == 0 {
 			return op{kind: opHeartbeat, task: g.leaseTask(), lease: g.leaseChoice()}
