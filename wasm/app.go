@@ -62,6 +62,7 @@ type app struct {
 		shareClose, commandForm, scroller, counts, noticeClose      js.Value
 		crash, crashText, crashDetail, crashClose                   js.Value
 		zoomIn, zoomOut, zoomFit, zoomLabel, find, names            js.Value
+		timeRow, clock, advance                                     js.Value
 	}
 }
 
@@ -88,7 +89,7 @@ func newApp() *app {
 		{&e.shareStatus, "share-status"}, {&e.shareClose, "share-close"}, {&e.commandForm, "command-form"},
 		{&e.scroller, "scroller"}, {&e.counts, "counts"},
 		{&e.zoomIn, "zoom-in"}, {&e.zoomOut, "zoom-out"}, {&e.zoomFit, "zoom-fit"}, {&e.zoomLabel, "zoom-label"},
-		{&e.find, "find"}, {&e.names, "task-names"},
+		{&e.find, "find"}, {&e.names, "task-names"}, {&e.timeRow, "time-row"}, {&e.clock, "clock"}, {&e.advance, "advance"},
 		{&e.crash, "crash"}, {&e.crashText, "crash-text"}, {&e.crashDetail, "crash-detail"}, {&e.crashClose, "crash-close"},
 	} {
 		*p.v = byID(p.id)
@@ -265,6 +266,7 @@ func (a *app) render(animate bool) {
 	a.renderVisits()
 	a.renderCounts()
 	a.renderTimeline()
+	a.renderClock()
 	a.markLine()
 	c := p.Caption()
 	setText(a.el.caption, "")

@@ -17,6 +17,7 @@ import (
 // draws the answer.
 func (a *app) wire() {
 	e := &a.el
+	a.wireClock()
 	own := create("option", "")
 	setAttr(own, "value", "")
 	own.Set("disabled", true)

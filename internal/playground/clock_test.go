@@ -81,3 +81,28 @@ func TestNoClockWithoutTime(t *testing.T) {
 		t.Errorf("a script without time shows a clock: %+v", c)
 	}
 }
+
+// TestCaptionsTellTime: the steps of time say what happened, in words.
+func TestCaptionsTellTime(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		scenario, cmd string
+		nth           int
+		want          string
+	}{
+		{"worker-crash", "advance 20s", 1, "The clock moves to 20s: nothing falls due."},
+		{"worker-crash", "advance 10s", 1, "The clock moves to 30s: fetch's lease expires at 30s, fetch is READY again at the back of the line."},
+		{"worker-crash", "lease 30s", 1, "A lease expires 30s after hand-out or heartbeat: a worker that goes silent loses its task."},
+		{"heartbeat", "heartbeat report", 1, "report sends a heartbeat: its lease now ends at 18s."},
+		{"retry-storm", "fail a HTTP 503", 1, "a failed attempt 1 of 3 (HTTP 503): DELAYED until 1s, when it joins the back of the READY line."},
+		{"retry-storm", "advance 1ms", 1, "The clock moves to 1s: a falls due and joins the back of the READY line, b falls due and joins the back of the READY line, c falls due and joins the back of the READY line, d falls due and joins the back of the READY line, e falls due and joins the back of the READY line, f falls due and joins the back of the READY line."},
+	}
+	for _, tt := range tests {
+		p := open(t, "?scenario="+tt.scenario, "")
+		s := p.Session()
+		k := stepOf(t, s, tt.cmd, tt.nth)
+		if got := playground.Explain(s, k); got != tt.want {
+			t.Errorf("%s, %q:\n got %q\nwant %q", tt.scenario, tt.cmd, got, tt.want)
+		}
+	}
+}

@@ -75,6 +75,12 @@ func Explain(s *scenario.Session, k int) string {
 					out += ", behind " + nameList(ahead[:len(ahead)-1])
 				}
 				return out + "."
+			case core.EventDelayed:
+				out := c.Task + " failed attempt " + strconv.Itoa(e.Attempt) + " of " + strconv.Itoa(s.Attempts())
+				if e.Reason != "" {
+					out += " (" + e.Reason + ")"
+				}
+				return out + ": DELAYED until " + scenario.FormatDuration(e.Due) + ", when it joins the back of the READY line."
 			case core.EventDead:
 				out := c.Task + " is DEAD: " + e.Reason + "."
 				if blocked := byKind(core.EventBlocked); len(blocked) > 0 {
@@ -101,6 +107,40 @@ func Explain(s *scenario.Session, k int) string {
 			}
 			return out + " The cycle check examined " + plural(int(e.Visits), "edge") + "."
 		}
+	case scenario.OpAdvance:
+		out := "The clock moves to " + scenario.FormatDuration(st.Now) + ":"
+		var fired []string
+		for _, e := range st.Events {
+			switch e.Kind {
+			case core.EventExpired:
+				fired = append(fired, e.Task+"'s lease expires at "+scenario.FormatDuration(e.At))
+			case core.EventRetried:
+				fired = append(fired, e.Task+" is READY again at the back of the line")
+			case core.EventDelayed:
+				fired = append(fired, e.Task+" waits, DELAYED until "+scenario.FormatDuration(e.Due))
+			case core.EventDead:
+				fired = append(fired, e.Task+" is DEAD ("+e.Reason+")")
+			case core.EventDue:
+				fired = append(fired, e.Task+" falls due and joins the back of the READY line")
+			case core.EventBlocked:
+				fired = append(fired, e.Task+" is BLOCKED")
+			}
+		}
+		if len(fired) == 0 {
+			return out + " nothing falls due."
+		}
+		return out + " " + listNames(fired, 6) + "."
+	case scenario.OpHeartbeat:
+		for _, e := range st.Events {
+			if e.Kind == core.EventHeartbeat && e.Deadline > 0 {
+				return c.Task + " sends a heartbeat: its lease now ends at " + scenario.FormatDuration(e.Deadline) + "."
+			}
+		}
+		return c.Task + " sends a heartbeat: its lease never expires."
+	case scenario.OpLease:
+		return "A lease expires " + scenario.FormatDuration(c.Dur) + " after hand-out or heartbeat: a worker that goes silent loses its task."
+	case scenario.OpBackoff, scenario.OpJitter:
+		return "A retry waits out a delay, DELAYED: " + c.String() + "."
 	case scenario.OpRedrive:
 		out := c.Task + " is redriven: READY with fresh attempts."
 		if freed := byKind(core.EventUnblocked); len(freed) > 0 {

@@ -1,0 +1,91 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+	"syscall/js"
+)
+
+// renderClock draws what the page says of time (playground.Clock): the
+// clock beside the step label, the buttons that move it, a bar that
+// shrinks to each RUNNING task's lease deadline and each DELAYED task's
+// due time with its countdown, an expiry flashed on its task with what
+// followed, and the tasks that joined the READY line by the clock marked
+// there.
+func (a *app) renderClock() {
+	c := a.p.Clock()
+	setHidden(a.el.timeRow, !c.Shown)
+	for _, old := range nodeList(document.Call("querySelectorAll", "#graph .timer")) {
+		old.Call("remove")
+	}
+	if !c.Shown {
+		return
+	}
+	setText(a.el.clock, c.Label)
+	var b strings.Builder
+	for _, adv := range c.Advances {
+		b.WriteString(`<button type="button" data-command="` + adv.Command + `" title="` + adv.Command + `">` + adv.Label + `</button>`)
+	}
+	a.el.advance.Set("innerHTML", b.String())
+
+	for _, t := range c.Timers {
+		g := document.Call("querySelector", `#graph g[data-task="`+cssString(t.Task)+`"]`)
+		if !g.Truthy() {
+			continue // not drawn: outside the view of a big graph
+		}
+		timer := createSVG("g", "timer "+t.Kind)
+		bar := createSVG("rect", "bar")
+		width := 124 * t.Fraction
+		setAttr(bar, "x", "-62")
+		setAttr(bar, "y", "17")
+		setAttr(bar, "height", "3")
+		setAttr(bar, "width", strconv.FormatFloat(width, 'f', 1, 64))
+		label := createSVG("text", "countdown")
+		setAttr(label, "y", "-27")
+		setAttr(label, "text-anchor", "middle")
+		setText(label, t.Text)
+		appendTo(timer, bar)
+		appendTo(timer, label)
+		appendTo(g, timer)
+	}
+
+	for _, x := range a.p.Expiries() {
+		if g := document.Call("querySelector", `#graph g[data-task="`+cssString(x.Task)+`"]`); g.Truthy() {
+			g.Get("classList").Call("remove", "expired")
+			afterFrames(1, func() { addClass(g, "expired") })
+		}
+		a.showBanner("expired", x.Reason)
+	}
+	for _, task := range a.p.JoinedReady() {
+		if li := a.el.readyLine.Call("querySelector", `li[data-task="`+cssString(task)+`"]`); li.Truthy() {
+			addClass(li, "joined")
+			setAttr(li, "title", li.Call("getAttribute", "title").String()+" — joined the line at "+c.Label)
+		}
+	}
+}
+
+// wireClock makes the advance buttons act: each runs its command at the
+// step shown, as a typed command would.
+func (a *app) wireClock() {
+	on(a.el.advance, "click", func(ev js.Value) {
+		if btn := ev.Get("target").Call("closest", "button[data-command]"); btn.Truthy() {
+			a.act(btn.Get("dataset").Get("command").String())
+		}
+	})
+}
+
+// nodeList returns the elements of a NodeList.
+func nodeList(l js.Value) []js.Value {
+	out := make([]js.Value, l.Length())
+	for i := range out {
+		out[i] = l.Index(i)
+	}
+	return out
+}
+
+// cssString escapes a task name for a quoted CSS attribute selector.
+func cssString(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
+}
