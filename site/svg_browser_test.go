@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,5 +38,36 @@ func TestAnimatedSVGPlaysInAnImage(t *testing.T) {
 	time.Sleep(2500 * time.Millisecond) // two frames of 1.2 s
 	if second := shot(); bytes.Equal(first, second) {
 		t.Error("the animation shows the same picture 2.5 s later: it does not play in an <img>")
+	}
+}
+
+// TestShareOffersPictures: the Share panel offers this step's picture and
+// the animation as Markdown, and both addresses draw in an <img>.
+func TestShareOffersPictures(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=12")
+	click(t, ctx, "#share")
+	waitFor(t, ctx, `document.querySelector('#share-image').value !== ""`)
+	md := eval[string](t, ctx, `document.querySelector('#share-image').value`)
+	if !strings.HasPrefix(md, "![A diamond dies at its root and is redriven whole, step 12](") || !strings.Contains(md, "/svg?scenario=diamond-redrive&step=12)") {
+		t.Errorf("picture markdown %q", md)
+	}
+	anim := eval[string](t, ctx, `document.querySelector('#share-animation').value`)
+	if !strings.Contains(anim, "/svg?scenario=diamond-redrive&animate=1)") {
+		t.Errorf("animation markdown %q", anim)
+	}
+	eval[bool](t, ctx, `(() => {
+		for (const id of ['share-image-open', 'share-animation-open']) {
+			const img = document.createElement('img');
+			img.id = id + '-img';
+			img.src = document.getElementById(id).href;
+			document.body.appendChild(img);
+		}
+		return true })()`)
+	waitFor(t, ctx, `document.getElementById('share-image-open-img').complete && document.getElementById('share-animation-open-img').complete`)
+	for _, id := range []string{"share-image-open-img", "share-animation-open-img"} {
+		if w := eval[float64](t, ctx, `document.getElementById('`+id+`').naturalWidth`); w < 300 {
+			t.Errorf("#%s drew %v pixels wide", id, w)
+		}
 	}
 }

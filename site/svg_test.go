@@ -80,3 +80,43 @@ func strconvItoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// TestShareImagesDrawHere: the picture and the animation the Share panel
+// offers, for a library scenario and for a script of one's own, are
+// addresses /svg draws.
+func TestShareImagesDrawHere(t *testing.T) {
+	t.Parallel()
+	h := New(Options{Static: built()})
+	p := playground.New()
+	if _, _, err := p.Open("?scenario=two-roots&step=5", ""); err != nil {
+		t.Fatal(err)
+	}
+	named := p.Share("https://x.example/")
+	if _, err := p.Act("next"); err != nil {
+		t.Fatal(err)
+	}
+	own := p.Share("https://x.example/")
+	for _, sh := range []playground.Share{named, own} {
+		for _, u := range []string{sh.Image, sh.Animation} {
+			path, ok := strings.CutPrefix(u, "https://x.example/")
+			if !ok || !strings.HasPrefix(path, "svg?") {
+				t.Fatalf("image address %q is not the site's /svg", u)
+			}
+			r := do(t, h, "GET", "/"+path, "")
+			body := readAll(t, r)
+			if r.StatusCode != http.StatusOK || !strings.HasPrefix(body, "<svg ") {
+				t.Errorf("%s: status %d %.200s", u, r.StatusCode, body)
+			}
+			if strings.Contains(u, "animate=1") != strings.Contains(body, "@keyframes") {
+				t.Errorf("%s: animated %v", u, strings.Contains(body, "@keyframes"))
+			}
+		}
+		if !strings.HasPrefix(sh.ImageMarkdown, "![") || !strings.HasSuffix(sh.ImageMarkdown, "("+sh.Image+")") ||
+			!strings.HasSuffix(sh.AnimationMarkdown, "("+sh.Animation+")") {
+			t.Errorf("markdown %q, %q", sh.ImageMarkdown, sh.AnimationMarkdown)
+		}
+	}
+	if !strings.Contains(named.Image, "scenario=two-roots&step=5") || !strings.Contains(own.Image, "script=") {
+		t.Errorf("images %q and %q", named.Image, own.Image)
+	}
+}

@@ -157,6 +157,10 @@ func (a *app) wire() {
 	on(e.share, "click", func(js.Value) { a.share() })
 	on(e.shareClose, "click", func(js.Value) { setHidden(e.sharePanel, true) })
 	on(e.shareLink, "focus", func(js.Value) { e.shareLink.Call("select") })
+	for _, id := range []string{"share-image", "share-animation"} {
+		field := byID(id)
+		on(field, "focus", func(js.Value) { field.Call("select") })
+	}
 	on(e.embedSnippet, "focus", func(js.Value) { e.embedSnippet.Call("select") })
 
 	on(js.Global(), "hashchange", func(js.Value) { a.loadURL() })
@@ -468,6 +472,10 @@ func (a *app) share() {
 	sh := a.p.Share(loc.Get("origin").String() + loc.Get("pathname").String())
 	a.el.shareLink.Set("value", sh.Link)
 	a.el.embedSnippet.Set("value", sh.Embed)
+	byID("share-image").Set("value", sh.ImageMarkdown)
+	byID("share-animation").Set("value", sh.AnimationMarkdown)
+	setAttr(byID("share-image-open"), "href", sh.Image)
+	setAttr(byID("share-animation-open"), "href", sh.Animation)
 	setHidden(a.el.sharePanel, false)
 	status := a.el.shareStatus
 	setText(status, sh.Status)

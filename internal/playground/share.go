@@ -56,9 +56,14 @@ func (p *Page) FullAddress() string {
 }
 
 // Share is what the Share panel offers: the link to this step, an iframe
-// snippet that embeds it, and a sentence saying what the link shows.
+// snippet that embeds it, the picture of this step and the animation of the
+// whole script as images (the site's /svg) with a Markdown snippet of each,
+// for a README or an issue, where iframes are stripped; and a sentence
+// saying what the link shows.
 type Share struct {
 	Link, Embed, Status string
+	Image, ImageMarkdown         string // the picture of this step
+	Animation, AnimationMarkdown string // the whole script, animated
 }
 
 // Share returns the share panel for the step shown; base is the page's
@@ -73,10 +78,29 @@ func (p *Page) Share(base string) Share {
 	if !l.HasScript {
 		what = "the " + l.Scenario + " scenario"
 	}
+	// The pictures: /svg beside the page, named by the same parameters.
+	dir := base[:strings.LastIndexByte(base, '/')+1]
+	l.Embed = false
+	params := strings.TrimPrefix(p.format(l), "?")
+	params = strings.TrimPrefix(params, "#")
+	image := dir + "svg?" + params
+	l.HasStep = false
+	animation := dir + "svg?" + strings.TrimPrefix(strings.TrimPrefix(p.format(l), "?"), "#")
+	if animation == dir+"svg?" {
+		animation += "animate=1"
+	} else {
+		animation += "&animate=1"
+	}
+	title := p.Title()
+	alt := strings.NewReplacer("[", "(", "]", ")").Replace(title)
 	return Share{
-		Link:   link,
-		Embed:  `<iframe src="` + htmlAttr(embed) + `" title="dagq scenario" width="760" height="520" style="border:0" loading="lazy"></iframe>`,
-		Status: "Anyone opening the link sees " + what + " at step " + strconv.Itoa(p.s.Cursor()) + ".",
+		Link:              link,
+		Embed:             `<iframe src="` + htmlAttr(embed) + `" title="dagq scenario" width="760" height="520" style="border:0" loading="lazy"></iframe>`,
+		Status:            "Anyone opening the link sees " + what + " at step " + strconv.Itoa(p.s.Cursor()) + ".",
+		Image:             image,
+		ImageMarkdown:     "![" + alt + ", step " + strconv.Itoa(p.s.Cursor()) + "](" + image + ")",
+		Animation:         animation,
+		AnimationMarkdown: "![" + alt + ", animated](" + animation + ")",
 	}
 }
 
