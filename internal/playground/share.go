@@ -61,7 +61,7 @@ func (p *Page) FullAddress() string {
 // for a README or an issue, where iframes are stripped; and a sentence
 // saying what the link shows.
 type Share struct {
-	Link, Embed, Status string
+	Link, Embed, Status          string
 	Image, ImageMarkdown         string // the picture of this step
 	Animation, AnimationMarkdown string // the whole script, animated
 }
