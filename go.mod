@@ -8,10 +8,10 @@ require (
 	github.com/dominikbraun/graph v0.23.0
 	github.com/heimdalr/dag v1.5.0
 	github.com/nulab/autog v0.11.0
+	github.com/syumai/workers v0.33.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
-	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 )
 
 require (
@@ -25,7 +25,6 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.3.0 // indirect
-	github.com/syumai/workers v0.33.0 // indirect
 	golang.org/x/image v0.46.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
