@@ -150,6 +150,7 @@ func (a *app) loadURL() {
 	loc := js.Global().Get("location")
 	text, notices, err := a.p.Open(loc.Get("search").String(), loc.Get("hash").String())
 	toggleClass(a.el.body, "embed", a.p.Embedded())
+	setData(a.el.body, "panels", strings.Join(a.p.Panels(), " "))
 	a.loaded(text, err)
 	if len(notices) > 0 {
 		a.notify(strings.Join(notices, " "), true)

@@ -42,7 +42,22 @@ type Link struct {
 	Step      int // step=N or step=end (StepEnd), when HasStep
 	HasStep   bool
 	Embed     bool   // embed=1: show only the drawing and the timeline
+	// Panels are, with Embed, the page's parts shown besides the drawing
+	// and the timeline: panels=dlq,title (see [Panels]).
+	Panels []string
 	Strategy  string // strategy=NAME: the cycle check to run with
+}
+
+// Panels are the parts of the page an embedded page may show besides the
+// drawing and the timeline: the dead-letter queue and the scenario's title.
+var Panels = []string{"dlq", "title"}
+
+// clipParam cuts a parameter's value echoed in a message to 40 bytes.
+func clipParam(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
 }
 
 // LinkError is a parameter of a link that could not be read: [ParseLink]
@@ -100,6 +115,9 @@ func (l Link) params() string {
 	}
 	if l.Embed {
 		add("embed", "1")
+	}
+	if len(l.Panels) > 0 {
+		add("panels", strings.Join(l.Panels, ","))
 	}
 	return b.String()
 }
@@ -194,6 +212,16 @@ func ParseLink(query, fragment string) (Link, []error) {
 		case "0", "false":
 		default:
 			bad("embed", v, fmt.Sprintf("must be 1 or 0, got %q", v))
+		}
+	}
+	if v, ok := params["panels"]; ok {
+		for _, name := range strings.Split(v, ",") {
+			switch {
+			case !slices.Contains(Panels, name):
+				bad("panels", v, fmt.Sprintf("unknown panel %q (want %s)", clipParam(name), orList(Panels)))
+			case !slices.Contains(l.Panels, name):
+				l.Panels = append(l.Panels, name)
+			}
 		}
 	}
 	if v, ok := params["strategy"]; ok && v != "" {

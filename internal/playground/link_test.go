@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -52,11 +53,13 @@ func TestParseLink(t *testing.T) {
 		{"NotDeflate", "", "#script=" + b64(script) + "&enc=deflate", playground.Link{}, []string{"script"}},
 		{"BadEscapeIsOneParameter", "?scenario=%zz&step=2", "", playground.Link{Step: 2, HasStep: true}, []string{"scenario"}},
 		{"ManyBad", "?scenario=nope&step=x&embed=2&strategy=y", "", playground.Link{}, []string{"scenario", "step", "embed", "strategy"}},
+		{"Panels", "?scenario=two-roots&embed=1&panels=title,dlq,dlq", "", playground.Link{Scenario: "two-roots", Embed: true, Panels: []string{"title", "dlq"}}, nil},
+		{"AnUnknownPanelIsLeftOut", "?embed=1&panels=dlq,log", "", playground.Link{Embed: true, Panels: []string{"dlq"}}, []string{"panels"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, errs := playground.ParseLink(tt.query, tt.fragment)
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("ParseLink = %+v, want %+v", got, tt.want)
 			}
 			var params []string
@@ -97,7 +100,7 @@ func TestLinkFormats(t *testing.T) {
 			t.Errorf("the compressed link is %d bytes; the plain one would be %d", len(f), plain)
 		}
 		back, errs := playground.ParseLink("", f)
-		if errs != nil || back != l {
+		if errs != nil || !reflect.DeepEqual(back, l) {
 			t.Fatalf("ParseLink(Fragment) = %+v, %v", back.Step, errs)
 		}
 	})
@@ -114,7 +117,7 @@ func TestLinkFormats(t *testing.T) {
 			t.Fatalf("Query = %q", got)
 		}
 		back, errs := playground.ParseLink(l.Query(), "")
-		if errs != nil || back != l {
+		if errs != nil || !reflect.DeepEqual(back, l) {
 			t.Fatalf("ParseLink(Query) = %+v, %v", back, errs)
 		}
 	})
@@ -140,11 +143,14 @@ func TestLinkRoundTrips(t *testing.T) {
 			r[j] = alphabet[rng.IntN(len(alphabet))]
 		}
 		l := playground.Link{Script: string(r), HasScript: true, Strategy: strategies[rng.IntN(len(strategies))], Embed: rng.IntN(2) == 0}
+		if l.Embed && rng.IntN(2) == 0 {
+			l.Panels = [][]string{{"dlq"}, {"title"}, {"title", "dlq"}}[rng.IntN(3)]
+		}
 		if rng.IntN(3) > 0 {
 			l.HasStep, l.Step = true, rng.IntN(1000)
 		}
 		back, errs := playground.ParseLink("", l.Fragment())
-		if errs != nil || back != l {
+		if errs != nil || !reflect.DeepEqual(back, l) {
 			t.Fatalf("case %d (seed %d): ParseLink(Fragment(%+v)) = %+v, %v", i, seed, l, back, errs)
 		}
 	}

@@ -26,6 +26,7 @@ type Page struct {
 	name     string // the library scenario shown; "" for a script of one's own
 	strategy string // the strategy chosen in the page or the link; "" for the script's own
 	embed    bool
+	panels   []string // with embed, the panels shown besides the drawing
 	undo     []snapshot
 
 	visits     []uint64 // visits[k]: edges examined by the submits of steps 1…k
@@ -65,6 +66,16 @@ func (p *Page) Scenario() string { return p.name }
 // drawing and the timeline show.
 func (p *Page) Embedded() bool { return p.embed }
 
+// Panels returns the panels an embedded page shows besides the drawing and
+// the timeline (panels=dlq,title in its link); none for a page not
+// embedded.
+func (p *Page) Panels() []string {
+	if !p.embed {
+		return nil
+	}
+	return p.panels
+}
+
 // Title returns the heading of what is shown: the library scenario's
 // title, or "Your script".
 func (p *Page) Title() string {
@@ -99,6 +110,7 @@ func (p *Page) Open(query, fragment string) (text string, notices []string, err 
 		}
 	}
 	p.embed = l.Embed
+	p.panels = l.Panels
 	p.strategy = l.Strategy
 	p.undo = nil
 	step := 0
