@@ -41,11 +41,11 @@ type Link struct {
 	HasScript bool
 	Step      int // step=N or step=end (StepEnd), when HasStep
 	HasStep   bool
-	Embed     bool   // embed=1: show only the drawing and the timeline
+	Embed     bool // embed=1: show only the drawing and the timeline
 	// Panels are, with Embed, the page's parts shown besides the drawing
 	// and the timeline: panels=dlq,title (see [Panels]).
-	Panels []string
-	Strategy  string // strategy=NAME: the cycle check to run with
+	Panels   []string
+	Strategy string // strategy=NAME: the cycle check to run with
 }
 
 // Panels are the parts of the page an embedded page may show besides the
