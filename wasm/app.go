@@ -51,6 +51,8 @@ type app struct {
 	bannerGen int
 	noticeGen int
 
+	consoleGroup int // the root-cause group selected in the console, from 1; 0 for none
+
 	el struct {
 		body, editor, gutter, mark, editorError, run                js.Value
 		picker, strategy, speed, slider, stepLabel, play, pause     js.Value
@@ -62,7 +64,7 @@ type app struct {
 		shareClose, commandForm, scroller, counts, noticeClose      js.Value
 		crash, crashText, crashDetail, crashClose                   js.Value
 		zoomIn, zoomOut, zoomFit, zoomLabel, find, names            js.Value
-		timeRow, clock, advance                                     js.Value
+		timeRow, clock, advance, console                            js.Value
 	}
 }
 
@@ -89,7 +91,7 @@ func newApp() *app {
 		{&e.shareStatus, "share-status"}, {&e.shareClose, "share-close"}, {&e.commandForm, "command-form"},
 		{&e.scroller, "scroller"}, {&e.counts, "counts"},
 		{&e.zoomIn, "zoom-in"}, {&e.zoomOut, "zoom-out"}, {&e.zoomFit, "zoom-fit"}, {&e.zoomLabel, "zoom-label"},
-		{&e.find, "find"}, {&e.names, "task-names"}, {&e.timeRow, "time-row"}, {&e.clock, "clock"}, {&e.advance, "advance"},
+		{&e.find, "find"}, {&e.names, "task-names"}, {&e.timeRow, "time-row"}, {&e.console, "dlq-console"}, {&e.clock, "clock"}, {&e.advance, "advance"},
 		{&e.crash, "crash"}, {&e.crashText, "crash-text"}, {&e.crashDetail, "crash-detail"}, {&e.crashClose, "crash-close"},
 	} {
 		*p.v = byID(p.id)
@@ -262,6 +264,7 @@ func (a *app) render(animate bool) {
 
 	a.renderReady(chips, events)
 	a.renderDLQ()
+	a.renderConsole()
 	a.renderLog(a.shown >= 0 && k == a.shown+1 && a.logOf == s)
 	a.logOf = s
 	a.renderVisits()

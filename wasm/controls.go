@@ -18,6 +18,7 @@ import (
 func (a *app) wire() {
 	e := &a.el
 	a.wireClock()
+	a.wireConsole()
 	own := create("option", "")
 	setAttr(own, "value", "")
 	own.Set("disabled", true)

@@ -141,6 +141,28 @@ func Explain(s *scenario.Session, k int) string {
 		return "A lease expires " + scenario.FormatDuration(c.Dur) + " after hand-out or heartbeat: a worker that goes silent loses its task."
 	case scenario.OpBackoff, scenario.OpJitter:
 		return "A retry waits out a delay, DELAYED: " + c.String() + "."
+	case scenario.OpPreview:
+		if pv := st.Preview; pv != nil {
+			out := "Preview, nothing changed: " + c.String()[len("preview "):] + " would redrive " + plural(len(pv.Roots), "task") +
+				" and release " + plural(pv.Released, "blocked task")
+			if pv.Blocked > 0 {
+				out += "; " + plural(pv.Blocked, "task") + " would stay blocked by another root"
+			}
+			if len(pv.Skipped) > 0 {
+				out += "; it would skip " + nameList(pv.Skipped) + ", poisoned"
+			}
+			return out + "."
+		}
+	case scenario.OpRedriveMatching, scenario.OpRedriveGroup, scenario.OpRedriveCancel:
+		if len(st.Events) > 0 {
+			out := st.Events[0].String() + "."
+			if freed := byKind(core.EventUnblocked); len(freed) > 0 {
+				out += " Released: " + nameList(freed) + "."
+			}
+			return out
+		}
+	case scenario.OpDLQ:
+		return "The dead-letter queue, grouped by root cause: see the console above the queue."
 	case scenario.OpRedrive:
 		out := c.Task + " is redriven: READY with fresh attempts."
 		if freed := byKind(core.EventUnblocked); len(freed) > 0 {

@@ -1,0 +1,101 @@
+package playground
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/core/scenario"
+)
+
+// Console is the dead-letter queue as an operator reads it at the step
+// shown: its DEAD tasks grouped by the fingerprint of their error, each
+// group with what it holds up and the commands that preview and redrive
+// it; the tasks that keep dying and need a person; and the growth alert.
+type Console struct {
+	Groups   []ConsoleGroup
+	Poisoned []string // DEAD tasks past the poison-pill cap: bulk redrive skips them
+	Alert    string   // the alert's banner while it is raised; "" otherwise
+}
+
+// ConsoleGroup is a root cause: the DEAD tasks whose errors share a
+// fingerprint, and what they block.
+type ConsoleGroup struct {
+	Number      int    // its number in the dlq view, from 1
+	Fingerprint string // the error with its variable parts normalised
+	Example     string // the error of its first task
+	Count       int    // its DEAD tasks
+	BlastRadius int    // the BLOCKED tasks they hold
+	// Bar is BlastRadius against the largest group's, from 0 to 1, for a
+	// bar that compares them at a glance.
+	Bar     float64
+	Tasks   []string // its DEAD tasks, in DLQ order
+	Blocked []string // the BLOCKED tasks whose root is one of them
+	// The commands of its buttons: what a redrive would do, changing
+	// nothing; a redrive of all at once; one at RedriveRate.
+	Preview, Redrive, RedriveAtRate string
+}
+
+// RedriveRate is the rate the console offers for a bulk redrive: enough
+// to see the releases come in waves as the clock moves, slow enough not to
+// stampede a dependency that has just come back.
+const RedriveRate = "2/1s"
+
+// Console returns the operator's view of the dead-letter queue at the step
+// shown. The cost is O(entries).
+func (p *Page) Console() Console {
+	b := p.s.Board()
+	var c Console
+	groups := b.DeadLetterGroups()
+	blocked := map[string][]string{} // root → the tasks it blocks
+	for _, d := range b.DeadLetters() {
+		if d.State == core.Blocked {
+			blocked[d.Root] = append(blocked[d.Root], d.Task)
+		}
+		if d.State == core.Dead && d.Poisoned {
+			c.Poisoned = append(c.Poisoned, d.Task)
+		}
+	}
+	most := 0
+	for _, g := range groups {
+		most = max(most, g.BlastRadius)
+	}
+	for i, g := range groups {
+		n := strconv.Itoa(i + 1)
+		cg := ConsoleGroup{
+			Number: i + 1, Fingerprint: g.Fingerprint, Example: g.Example, Count: g.Count,
+			BlastRadius: g.BlastRadius, Tasks: slices.Clone(g.Tasks),
+			Preview:       "preview redrive group " + n,
+			Redrive:       "redrive group " + n,
+			RedriveAtRate: "redrive group " + n + " at " + RedriveRate,
+		}
+		if most > 0 {
+			cg.Bar = float64(g.BlastRadius) / float64(most)
+		}
+		for _, t := range g.Tasks {
+			cg.Blocked = append(cg.Blocked, blocked[t]...)
+		}
+		c.Groups = append(c.Groups, cg)
+	}
+	if b.Alerting() {
+		entries := len(b.DeadLetters())
+		c.Alert = "Dead-letter queue alert: it is growing fast (" + strconv.Itoa(entries) + " in it now). It clears when the growth stops."
+	}
+	return c
+}
+
+// PreviewMarks returns, at a preview step, the tasks the previewed redrive
+// would redrive and those it would release, for the drawing to mark; nil
+// at any other step.
+func (p *Page) PreviewMarks() (redrive, release []string) {
+	s := p.s
+	k := s.Cursor()
+	if k == 0 || s.Step(k).Command.Op != scenario.OpPreview || s.Step(k).Preview == nil {
+		return nil, nil
+	}
+	for _, r := range s.Step(k).Preview.Roots {
+		redrive = append(redrive, r.Task)
+		release = append(release, r.Release...)
+	}
+	return redrive, release
+}

@@ -1,0 +1,94 @@
+package playground_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dagq/dagq/internal/playground"
+)
+
+// TestConsoleGroupsTheOutage: in the outage, after the failures, the
+// console shows the 503s as one group holding 400 renders, the other
+// failures as their own groups, the alert raised, and commands that
+// preview and redrive a group; at the preview, the drawing marks exactly
+// what the redrive then does.
+func TestConsoleGroupsTheOutage(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=outage", "")
+	s := p.Session()
+	k := stepOf(t, s, "dlq", 1)
+	s.Seek(k)
+	c := p.Console()
+	if len(c.Groups) < 2 {
+		t.Fatalf("%d groups, want the 503s and the other failures apart", len(c.Groups))
+	}
+	g := c.Groups[0]
+	if g.Number != 1 || g.Count != 40 || g.BlastRadius != 400 || g.Bar != 1 || len(g.Blocked) != 400 || !strings.Contains(g.Fingerprint, "503") {
+		t.Errorf("group 1: number %d, %d tasks blocking %d (%d listed), bar %v, fingerprint %q", g.Number, g.Count, g.BlastRadius, len(g.Blocked), g.Bar, g.Fingerprint)
+	}
+	if g.Preview != "preview redrive group 1" || g.Redrive != "redrive group 1" || g.RedriveAtRate != "redrive group 1 at 2/1s" {
+		t.Errorf("group 1's commands: %q, %q, %q", g.Preview, g.Redrive, g.RedriveAtRate)
+	}
+	for _, other := range c.Groups[1:] {
+		if other.Bar >= 1 || other.Count == 0 {
+			t.Errorf("group %d: %d tasks, bar %v", other.Number, other.Count, other.Bar)
+		}
+	}
+
+	// The alert rose during the outage and clears when it is over.
+	raised := false
+	for k := 1; k <= s.Len(); k++ {
+		s.Seek(k)
+		if p.Console().Alert != "" {
+			raised = true
+			break
+		}
+	}
+	s.Seek(s.Len())
+	if !raised || p.Console().Alert != "" {
+		t.Errorf("the alert was raised: %v; at the end it reads %q", raised, p.Console().Alert)
+	}
+
+	// The preview marks what the redrive that follows it redrives.
+	pk := stepOf(t, s, "preview redrive group 1", 1)
+	s.Seek(pk)
+	redrive, release := p.PreviewMarks()
+	if len(redrive) != 40 || len(release) != 400 {
+		t.Errorf("the preview marks %d to redrive and %d to release, want 40 and 400", len(redrive), len(release))
+	}
+	s.Seek(pk + 1)
+	if r, _ := p.PreviewMarks(); r != nil {
+		t.Errorf("marks at a step that is not a preview: %v", r)
+	}
+}
+
+// TestConsoleSetsThePoisonPillApart: a task past the poison cap is listed
+// as needing a person until it is forced.
+func TestConsoleSetsThePoisonPillApart(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=poison-pill", "")
+	s := p.Session()
+	s.Seek(stepOf(t, s, "dlq", 1))
+	if got := p.Console().Poisoned; !slices.Equal(got, []string{"decode"}) {
+		t.Errorf("poisoned %v, want decode", got)
+	}
+	s.Seek(stepOf(t, s, "redrive! decode", 1))
+	if got := p.Console().Poisoned; got != nil {
+		t.Errorf("after the forced redrive, poisoned %v", got)
+	}
+}
+
+// TestCaptionsOfTheConsole: a preview and a bulk redrive say what they do.
+func TestCaptionsOfTheConsole(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=outage", "")
+	s := p.Session()
+	k := stepOf(t, s, "preview redrive group 1", 1)
+	if got, want := playground.Explain(s, k), "Preview, nothing changed: redrive group 1 would redrive 40 tasks and release 400 blocked tasks."; got != want {
+		t.Errorf("preview:\n got %q\nwant %q", got, want)
+	}
+	if got := playground.Explain(s, k+1); !strings.HasPrefix(got, `redrive group "HTTP 503 Service Unavailable from <addr>`) || !strings.Contains(got, "started: 40 tasks at 10/10s. Released: render-01-01") {
+		t.Errorf("the bulk redrive's caption is %q", got)
+	}
+}

@@ -1,0 +1,70 @@
+package site_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDLQConsoleOperatesTheOutage: in the outage the console shows the
+// alert and the root causes; selecting a group marks its tasks; Preview
+// marks what would move and changes nothing; Redrive at a rate starts a
+// redrive whose releases come as the clock advances.
+func TestDLQConsoleOperatesTheOutage(t *testing.T) {
+	ctx, base := playground(t)
+	// Step 530 (line 554): the outage is over, every fetch is DEAD, the
+	// alert is up.
+	open(t, ctx, base, "/?scenario=outage&step=530")
+	if got := eval[string](t, ctx, `(document.querySelector('#dlq-console .dlq-alert') || {}).textContent || ''`); !strings.HasPrefix(got, "Dead-letter queue alert") {
+		t.Errorf("alert %q", got)
+	}
+	head := eval[string](t, ctx, `document.querySelector('#dlq-console .dlq-group[data-group="1"] .group-count').textContent`)
+	if head != "40 dead · blocks 400" {
+		t.Errorf("group 1 reads %q", head)
+	}
+
+	click(t, ctx, `#dlq-console button[data-select="1"]`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('#graph g.task.selected').length`); n == 0 {
+		t.Error("selecting group 1 marks no task in the drawing")
+	}
+	if !eval[bool](t, ctx, `document.querySelector('#graph g[data-task="fetch-01"]').classList.contains('selected')`) {
+		t.Error("fetch-01, a root of group 1, is not marked")
+	}
+
+	before := states(t, ctx)
+	click(t, ctx, `#dlq-console .dlq-group[data-group="1"] button[data-command="preview redrive group 1"]`)
+	waitFor(t, ctx, `document.getElementById('caption').textContent.includes('Preview, nothing changed: redrive group 1 would redrive 40 tasks and release 400 blocked tasks.')`)
+	if after := states(t, ctx); len(after) != len(before) || after["fetch-01"] != "DEAD" || after["render-01-01"] != "BLOCKED" {
+		t.Errorf("the preview changed states: fetch-01 %s, render-01-01 %s", after["fetch-01"], after["render-01-01"])
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('#graph g.task.would-redrive').length`); n == 0 {
+		t.Error("the preview marks nothing to redrive")
+	}
+	if got := eval[string](t, ctx, `document.getElementById('editor').value.trim().split('\n').pop()`); got != "preview redrive group 1" {
+		t.Errorf("the script ends with %q", got)
+	}
+
+	click(t, ctx, `#dlq-console .dlq-group[data-group="1"] button[data-command="redrive group 1 at 2/1s"]`)
+	waitFor(t, ctx, `document.getElementById('caption').textContent.includes('started: 40 tasks at 2/1s')`)
+	first := states(t, ctx)
+	redriven := 0
+	for task, st := range first {
+		if strings.HasPrefix(task, "fetch-") && st != "DEAD" {
+			redriven++
+		}
+	}
+	if redriven != 2 {
+		t.Errorf("%d fetches redriven at once, want 2", redriven)
+	}
+	click(t, ctx, `#advance button[data-command="advance 1s"]`)
+	waitFor(t, ctx, `document.getElementById('clock').textContent !== ''`)
+	later := states(t, ctx)
+	redriven = 0
+	for task, st := range later {
+		if strings.HasPrefix(task, "fetch-") && st != "DEAD" {
+			redriven++
+		}
+	}
+	if redriven != 4 {
+		t.Errorf("%d fetches redriven a second later, want 4", redriven)
+	}
+}

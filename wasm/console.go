@@ -1,0 +1,95 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"html"
+	"strconv"
+	"strings"
+	"syscall/js"
+)
+
+// renderConsole draws the operator's console above the dead-letter queue
+// (playground.Console): the growth alert while it is raised, a card per
+// root cause with its count, a bar of what it holds up and its buttons,
+// and the tasks that need a person; it marks in the drawing the selected
+// group's tasks and, at a preview step, what the redrive would move.
+func (a *app) renderConsole() {
+	c := a.p.Console()
+	var b strings.Builder
+	if c.Alert != "" {
+		b.WriteString(`<p class="dlq-alert" role="alert">` + html.EscapeString(c.Alert) + `</p>`)
+	}
+	if a.consoleGroup > len(c.Groups) {
+		a.consoleGroup = 0
+	}
+	for _, g := range c.Groups {
+		n := strconv.Itoa(g.Number)
+		selected := ""
+		if g.Number == a.consoleGroup {
+			selected = " selected"
+		}
+		b.WriteString(`<div class="dlq-group` + selected + `" data-group="` + n + `">`)
+		b.WriteString(`<button type="button" class="plain group-head" data-select="` + n + `" aria-pressed="` + strconv.FormatBool(selected != "") + `" title="Show its tasks in the drawing">`)
+		b.WriteString(`<b>#` + n + `</b> <code>` + html.EscapeString(g.Fingerprint) + `</code></button>`)
+		b.WriteString(`<span class="group-count">` + strconv.Itoa(g.Count) + ` dead · blocks ` + strconv.Itoa(g.BlastRadius) + `</span>`)
+		b.WriteString(`<span class="blast" aria-hidden="true"><span style="width:` + strconv.FormatFloat(100*g.Bar, 'f', 1, 64) + `%"></span></span>`)
+		b.WriteString(`<span class="group-actions">`)
+		for _, btn := range [][2]string{{g.Preview, "Preview"}, {g.Redrive, "Redrive"}, {g.RedriveAtRate, "Redrive at " + strings.Replace(strings.TrimPrefix(g.RedriveAtRate, g.Redrive+" at "), "/1s", "/s", 1)}} {
+			b.WriteString(`<button type="button" data-command="` + html.EscapeString(btn[0]) + `" title="` + html.EscapeString(btn[0]) + `">` + html.EscapeString(btn[1]) + `</button>`)
+		}
+		b.WriteString(`</span></div>`)
+	}
+	if len(c.Poisoned) > 0 {
+		b.WriteString(`<div class="needs-human"><b>Needs a human</b> (redriven too often; bulk redrive skips them): `)
+		for i, t := range c.Poisoned {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(`<button type="button" class="plain" data-command="redrive! ` + html.EscapeString(t) + `" title="Force a redrive: redrive! ` + html.EscapeString(t) + `">` + html.EscapeString(t) + `</button>`)
+		}
+		b.WriteString(`</div>`)
+	}
+	a.el.console.Set("innerHTML", b.String())
+
+	for _, cls := range []string{"selected", "would-redrive", "would-release"} {
+		for _, g := range nodeList(document.Call("querySelectorAll", "#graph g.task."+cls)) {
+			g.Get("classList").Call("remove", cls)
+		}
+	}
+	mark := func(tasks []string, cls string) {
+		for _, t := range tasks {
+			if g := document.Call("querySelector", `#graph g[data-task="`+cssString(t)+`"]`); g.Truthy() {
+				addClass(g, cls)
+			}
+		}
+	}
+	if a.consoleGroup > 0 {
+		g := c.Groups[a.consoleGroup-1]
+		mark(g.Tasks, "selected")
+		mark(g.Blocked, "selected")
+	}
+	redrive, release := a.p.PreviewMarks()
+	mark(redrive, "would-redrive")
+	mark(release, "would-release")
+}
+
+// wireConsole makes the console's buttons act: a command runs at the step
+// shown; a group's head selects it (again: unselects).
+func (a *app) wireConsole() {
+	on(a.el.console, "click", func(ev js.Value) {
+		t := ev.Get("target")
+		if btn := t.Call("closest", "button[data-command]"); btn.Truthy() {
+			a.act(btn.Get("dataset").Get("command").String())
+			return
+		}
+		if head := t.Call("closest", "button[data-select]"); head.Truthy() {
+			n, _ := strconv.Atoi(head.Get("dataset").Get("select").String())
+			if a.consoleGroup == n {
+				n = 0
+			}
+			a.consoleGroup = n
+			a.renderConsole()
+		}
+	})
+}
