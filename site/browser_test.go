@@ -153,7 +153,7 @@ func startBrowser() {
 		return
 	}
 	steps := [][]string{
-		{"go", "build", "-o", "site/static/main.wasm", "./wasm"},
+		{"go", "build", "-ldflags=-s -w", "-o", "site/static/main.wasm", "./wasm"}, // as make wasm builds it
 		{"cp", filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), "site/static/"},
 		{"go", "build", "-o", filepath.Join(tmp, "wq"), "./cmd/wq"},
 	}
