@@ -28,6 +28,30 @@ var browser struct {
 	base    string // http://127.0.0.1:PORT
 	alloc   context.Context
 	cleanup []func()
+	// serverLog holds what wq serve said (a line per request), printed
+	// only when the tests fail.
+	serverLog serverLog
+}
+
+// serverLog is a buffer safe for the server's writes and a final read.
+type serverLog struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (l *serverLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b = append(l.b, p...)
+	return len(p), nil
+}
+
+// tail returns its last n lines.
+func (l *serverLog) tail(n int) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lines := strings.Split(strings.TrimSuffix(string(l.b), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // tabTimeout bounds the life of a tab; benchmarks of big graphs raise it.
@@ -178,7 +202,7 @@ func startBrowser() {
 	addr := l.Addr().String()
 	l.Close()
 	server := exec.Command(filepath.Join(tmp, "wq"), "serve", "--addr", addr)
-	server.Stdout, server.Stderr = os.Stderr, os.Stderr
+	server.Stdout, server.Stderr = &browser.serverLog, &browser.serverLog
 	if err := server.Start(); err != nil {
 		fail(err)
 		return
@@ -219,6 +243,9 @@ func startBrowser() {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if code != 0 && browser.base != "" {
+		fmt.Fprintf(os.Stderr, "the last lines wq serve logged:\n%s\n", browser.serverLog.tail(40))
+	}
 	for i := len(browser.cleanup) - 1; i >= 0; i-- {
 		browser.cleanup[i]()
 	}
