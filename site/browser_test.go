@@ -14,8 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/dagq/dagq/internal/browsertest"
 )
 
 // The browser tests drive Debian's chromium, headless, against a real
@@ -78,46 +79,11 @@ func playground(t testing.TB) (context.Context, string) {
 		cancel()
 		t.Fatalf("open a tab: %v", err)
 	}
-	consoleEvents := chromedp.Events(ctx, runtime.ConsoleAPICalled)
-	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
-	var mu sync.Mutex
-	var problems []string
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		for ev, err := range consoleEvents {
-			if err != nil {
-				return
-			}
-			var args []string
-			for _, a := range ev.Args {
-				args = append(args, string(a.Value)+a.Description)
-			}
-			line := strings.Join(args, " ")
-			if ev.Type == runtime.ConsoleAPICalledTypeError || goTrouble(line) {
-				mu.Lock()
-				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, line))
-				mu.Unlock()
-			}
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		for ev, err := range exceptions {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			problems = append(problems, "uncaught: "+ev.ExceptionDetails.Text+" "+exceptionDescription(ev))
-			mu.Unlock()
-		}
-	}()
+	problems := browsertest.Watch(ctx, onPurpose)
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancel()
-		wg.Wait()
-		for _, p := range problems {
+		for _, p := range problems() {
 			t.Errorf("the page logged an error: %s", p)
 		}
 	})
@@ -127,27 +93,6 @@ func playground(t testing.TB) (context.Context, string) {
 // onPurpose is what the panic a test causes on purpose says (see
 // TestAPanicInAHandlerIsShownAndThePageKeepsWorking).
 const onPurpose = "a panic on purpose, from a test"
-
-// goTrouble reports whether a console line tells of a Go panic or of the
-// Go program having exited, which wasm_exec.js prints with console.log.
-func goTrouble(line string) bool {
-	if strings.Contains(line, onPurpose) {
-		return false
-	}
-	for _, s := range []string{"panic", "Go program has already exited", "fatal error", "exit code"} {
-		if strings.Contains(line, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func exceptionDescription(ev runtime.EventExceptionThrown) string {
-	if ev.ExceptionDetails.Exception != nil {
-		return ev.ExceptionDetails.Exception.Description
-	}
-	return ""
-}
 
 // startBrowser builds the playground and wq, starts `wq serve` on a free
 // loopback port, and starts chromium.

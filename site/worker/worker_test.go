@@ -22,10 +22,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/browsertest"
 	"github.com/dagq/dagq/site"
 )
 
@@ -438,66 +438,16 @@ func tab(t testing.TB) context.Context {
 		cancelAlloc()
 		t.Fatalf("start chromium: %v", err)
 	}
-	consoleEvents := chromedp.Events(ctx, runtime.ConsoleAPICalled)
-	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
-	var mu sync.Mutex
-	var problems []string
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		for ev, err := range consoleEvents {
-			if err != nil {
-				return
-			}
-			var args []string
-			for _, a := range ev.Args {
-				args = append(args, string(a.Value)+a.Description)
-			}
-			line := strings.Join(args, " ")
-			if ev.Type == runtime.ConsoleAPICalledTypeError || goTrouble(line) {
-				mu.Lock()
-				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, line))
-				mu.Unlock()
-			}
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		for ev, err := range exceptions {
-			if err != nil {
-				return
-			}
-			desc := ""
-			if ev.ExceptionDetails.Exception != nil {
-				desc = ev.ExceptionDetails.Exception.Description
-			}
-			mu.Lock()
-			problems = append(problems, "uncaught: "+ev.ExceptionDetails.Text+" "+desc)
-			mu.Unlock()
-		}
-	}()
+	problems := browsertest.Watch(ctx)
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancel()
 		cancelAlloc()
-		wg.Wait()
-		for _, p := range problems {
+		for _, p := range problems() {
 			t.Errorf("the page logged an error: %s", p)
 		}
 	})
 	return ctx
-}
-
-// goTrouble reports whether a console line tells of a Go panic or of the
-// Go program having exited, which wasm_exec.js prints with console.log.
-func goTrouble(line string) bool {
-	for _, s := range []string{"panic", "Go program has already exited", "fatal error", "exit code"} {
-		if strings.Contains(line, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestLatency measures what a request costs at the edge, under wrangler dev
