@@ -2,7 +2,6 @@ package site_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -98,9 +97,9 @@ const onPurpose = "a panic on purpose, from a test"
 // loopback port, and starts chromium.
 func startBrowser() {
 	fail := func(err error) { browser.err = err }
-	chromium, err := exec.LookPath("chromium")
+	opts, err := browsertest.Chromium()
 	if err != nil {
-		fail(errors.New("the browser tests need Debian's chromium: apt-get install chromium (make test installs it when run as root)"))
+		fail(err)
 		return
 	}
 	root, err := filepath.Abs("..")
@@ -170,17 +169,6 @@ func startBrowser() {
 		time.Sleep(50 * time.Millisecond)
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox, // the tests run as root in CI
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.WindowSize(1280, 900),
-	)
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	browser.alloc = alloc
 	browser.cleanup = append(browser.cleanup, cancel)

@@ -414,21 +414,10 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 // exception, and console line that tells of a Go panic fails the test.
 func tab(t testing.TB) context.Context {
 	t.Helper()
-	chromium, err := exec.LookPath("chromium")
+	opts, err := browsertest.Chromium()
 	if err != nil {
-		t.Fatal("the worker's browser check needs Debian's chromium: apt-get install chromium (make test installs it when run as root)")
+		t.Fatal(err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox, // the tests run as root in CI
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.WindowSize(1280, 900),
-	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
