@@ -522,7 +522,7 @@ func TestNarrowViewportDoesNotScrollSideways(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range []string{"/?scenario=diamond-redrive&step=14", "/?scenario=wide-1000&step=40"} {
+	for _, path := range []string{"/?scenario=diamond-redrive&step=14", "/?scenario=wide-1000&step=40", "/?scenario=outage&step=530", "/?scenario=worker-crash&step=7"} {
 		open(t, ctx, base, path)
 		sideways := `document.documentElement.scrollWidth > document.documentElement.clientWidth`
 		if eval[bool](t, ctx, sideways) {
