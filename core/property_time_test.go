@@ -179,20 +179,7 @@ func (h *harness) advance(o op) error {
 	if err != nil {
 		return fmt.Errorf("%s = %v, want it accepted", call, err)
 	}
-	rest := evs
-	take := func(n int) ([]Event, error) {
-		if len(rest) < n {
-			return nil, fmt.Errorf("%s: %d events, want more (%s)", call, len(evs), eventList(evs))
-		}
-		got := rest[:n]
-		rest = rest[n:]
-		for _, e := range got {
-			if err := h.fold(e); err != nil {
-				return nil, fmt.Errorf("%s: %v (events: %s)", call, err, eventList(evs))
-			}
-		}
-		return got, nil
-	}
+	take := h.taker(call, evs)
 	for {
 		task, m, ok := h.firstTimer()
 		if !ok || m.at > target {
@@ -244,7 +231,7 @@ func (h *harness) advance(o op) error {
 			return fmt.Errorf("%s: the expiry of %+v at %v: %v (events: %s)", call, cur, m.at, err, eventList(evs))
 		}
 	}
-	if len(rest) > 0 {
+	if rest, _ := take(-1); len(rest) > 0 {
 		return fmt.Errorf("%s: events fired that the model has no timer for: %s (all: %s)", call, eventList(rest), eventList(evs))
 	}
 	h.now = target
