@@ -16,4 +16,13 @@
 //
 // A combination predicted to take too long is skipped with its prediction
 // (see [Predict]).
+//
+// The durable queue is measured on Postgres beside River, the Go job queue
+// on Postgres, tuned as River's own benchmark tunes it:
+//
+//	BenchmarkDurable/impl=<dagq|river>/shape=<independent|random>/workers=<n>
+//
+// burns down 10⁴ tasks whose handler does nothing and reports tasks/s and
+// the hand-out latency's p50 and p99 (see BenchmarkDurable); benchstat
+// pivots it with -col /impl -row /shape,/workers@num.
 package bench
