@@ -1,0 +1,121 @@
+package pgtest_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dagq/dagq/internal/pgtest"
+	"github.com/jackc/pgx/v5"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+func TestEachTestGetsItsOwnEmptyDatabase(t *testing.T) {
+	ctx := context.Background()
+	start := time.Now()
+	a := pgtest.New(t)
+	t.Logf("a fresh database took %v (the first includes starting the server)", time.Since(start))
+	start = time.Now()
+	b := pgtest.New(t)
+	t.Logf("another took %v", time.Since(start))
+	if a == b {
+		t.Fatalf("two databases with one connection string %q", a)
+	}
+	ca, err := pgx.Connect(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ca.Close(ctx)
+	if _, err := ca.Exec(ctx, "CREATE TABLE t (x int)"); err != nil {
+		t.Fatal(err)
+	}
+	cb, err := pgx.Connect(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cb.Close(ctx)
+	var n int
+	if err := cb.QueryRow(ctx, "SELECT count(*) FROM pg_tables WHERE tablename = 't'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatalf("a table made in one test's database shows in another's")
+	}
+}
+
+func TestTheServerSurvivesACrashAndKeepsCommittedData(t *testing.T) {
+	s := pgtest.Shared(t)
+	if !s.Throwaway() {
+		t.Skip("the server of DAGQ_DATABASE_URL is not ours to crash")
+	}
+	ctx := context.Background()
+	u := pgtest.New(t, pgtest.SynchronousCommit)
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE TABLE t (x int); INSERT INTO t VALUES (7)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "SELECT 1"); err == nil {
+		t.Fatal("a connection made before the crash still answers")
+	}
+	conn.Close(ctx)
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	conn, err = pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var x int
+	if err := conn.QueryRow(ctx, "SELECT x FROM t").Scan(&x); err != nil {
+		t.Fatal(err)
+	}
+	if x != 7 {
+		t.Fatalf("after the restart x = %d, want 7", x)
+	}
+}
+
+func TestTheServerDoesNotRunAsRoot(t *testing.T) {
+	s := pgtest.Shared(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var fsync, sock string
+	if err := conn.QueryRow(ctx, "SELECT current_setting('fsync'), current_setting('listen_addresses')").Scan(&fsync, &sock); err != nil {
+		t.Fatal(err)
+	}
+	if s.Throwaway() && (fsync != "off" || sock != "") {
+		t.Fatalf("fsync = %q, listen_addresses = %q; want off and none", fsync, sock)
+	}
+	var pid int
+	if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("the server's processes are not on this machine: %v", err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "Uid:" {
+			t.Logf("the server runs as uid %s", f[1])
+			if f[1] == "0" {
+				t.Fatal("the server runs as root")
+			}
+			return
+		}
+	}
+	t.Fatal("no Uid line in the status of the server's process")
+}
