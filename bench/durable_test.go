@@ -2,14 +2,14 @@ package bench
 
 import (
 	"context"
-	"os"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/dagq/dagq/internal/pgtest"
 )
 
 // durableTasks is how many tasks one op burns down; -short keeps it quick.
@@ -70,17 +70,25 @@ var durablePeers = []struct {
 // burn-down, so that it is the wake-up of an idle worker (LISTEN/NOTIFY or a
 // poll) and not the time a task waited in a backlog.
 //
-// The server is DAGQ_DATABASE_URL; without it the benchmark is skipped.
+// The server is internal/pgtest's: DAGQ_DATABASE_URL, or else a throwaway
+// cluster of Debian's PostgreSQL; each implementation gets a database of its
+// own on it.
 func BenchmarkDurable(b *testing.B) {
 	ctx := context.Background()
-	server := durableServer(b)
 	n, trickle := durableTasks, trickleTasks
 	if testing.Short() {
 		n, trickle = durableTasksShort, trickleTasksShort
 	}
 	for _, impl := range durablePeers {
 		b.Run("impl="+impl.name, func(b *testing.B) {
-			peer := impl.open(ctx, b, durableDatabase(ctx, b, server, "dagq_bench_"+impl.name))
+			// Commits are synchronous, as a durable queue's must be: a
+			// completion is on disk (in the operating system's hands; the
+			// throwaway cluster runs without fsync) before it counts.
+			cfg, err := pgxpool.ParseConfig(pgtest.New(b, pgtest.SynchronousCommit))
+			if err != nil {
+				b.Fatal(err)
+			}
+			peer := impl.open(ctx, b, cfg)
 			for _, shape := range peer.shapes() {
 				b.Run("shape="+shape, func(b *testing.B) {
 					for _, workers := range durableWorkers {
@@ -113,39 +121,4 @@ func percentile(sorted []time.Duration, p int) time.Duration {
 	}
 	i := (p*len(sorted)+99)/100 - 1
 	return sorted[max(0, min(i, len(sorted)-1))]
-}
-
-// durableServer is the Postgres server of the durable benchmarks.
-func durableServer(b *testing.B) *pgxpool.Config {
-	url := os.Getenv("DAGQ_DATABASE_URL")
-	if url == "" {
-		b.Skip("DAGQ_DATABASE_URL is not set")
-	}
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return cfg
-}
-
-// durableDatabase creates the database name on the server if it is not
-// there yet, and returns the server's configuration pointed at it.
-func durableDatabase(ctx context.Context, b *testing.B, server *pgxpool.Config, name string) *pgxpool.Config {
-	conn, err := pgx.ConnectConfig(ctx, server.ConnConfig)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var exists bool
-	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
-		b.Fatal(err)
-	}
-	if !exists {
-		if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
-			b.Fatal(err)
-		}
-	}
-	cfg := server.Copy()
-	cfg.ConnConfig.Database = name
-	return cfg
 }
