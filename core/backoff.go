@@ -138,6 +138,21 @@ func (q *Queue) delay(k int32) time.Duration {
 	return q.backoff.Jitter.apply(q.backoff.capped(k), q.rng)
 }
 
+// Delay returns the wait of a task whose attempt k (k ≥ 1) failed with
+// attempts left, exactly as a [Queue] under this backoff computes it:
+// min(Max, Base · Factor^(k−1)), jittered with draws from rng. It draws
+// only when the jitter is not none and the delay before jitter is above 0,
+// as the queue does from its own generator, rand.New(rand.NewPCG(Seed, 0)):
+// so a queue kept elsewhere (package durable keeps the generator's state in
+// its database) that calls Delay in the order its failures happen gets the
+// queue's delays, one for one. It returns 0 without backoff (Base 0). O(1).
+func (b Backoff) Delay(k int, rng *rand.Rand) time.Duration {
+	if b.Base <= 0 {
+		return 0
+	}
+	return b.Jitter.apply(b.capped(int32(k)), rng)
+}
+
 // later returns t + d, or the largest time if that overflows.
 func later(t, d time.Duration) time.Duration {
 	if d > math.MaxInt64-t {
