@@ -46,6 +46,9 @@ type Link struct {
 	// and the timeline: panels=dlq,title (see [Panels]).
 	Panels   []string
 	Strategy string // strategy=NAME: the cycle check to run with
+	// Practice is the practice mode the link asks for, if any (see
+	// [PracticeLink]).
+	Practice PracticeLink
 }
 
 // Panels are the parts of the page an embedded page may show besides the
@@ -119,6 +122,7 @@ func (l Link) params() string {
 	if len(l.Panels) > 0 {
 		add("panels", strings.Join(l.Panels, ","))
 	}
+	l.Practice.params(add)
 	return b.String()
 }
 
@@ -167,8 +171,8 @@ func DecodeScript(v, enc string) (string, error) {
 // and its fragment, with or without their leading ? and #; a parameter in
 // the fragment wins over the same one in the query. It understands
 // scenario=NAME, script=BASE64URL (with enc=deflate when compressed),
-// step=N|end|last, embed=1|0 and strategy=NAME (in any case), and ignores
-// any other. A script wins over a scenario.
+// step=N|end|last, embed=1|0, strategy=NAME (in any case) and the
+// practice parameters ([PracticeLink]), and ignores any other. A script wins over a scenario.
 //
 // It is tolerant: a parameter that cannot be read is left out of the link
 // and reported as a [*LinkError]; the rest of the link still holds. The
@@ -231,6 +235,7 @@ func ParseLink(query, fragment string) (Link, []error) {
 			bad("strategy", v, fmt.Sprintf("unknown strategy %q (want %s)", v, orList(incremental.Names())))
 		}
 	}
+	parsePractice(params, &l, bad)
 	return l, errs
 }
 

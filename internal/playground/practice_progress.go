@@ -1,0 +1,135 @@
+package playground
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// ProgressKey is the key under which the page keeps a learner's
+// [Progress] in the browser's localStorage.
+const ProgressKey = "dagq.practice"
+
+// Progress is what a learner did, per level, kept by the page in the
+// browser between visits as JSON ([Progress.Encode], [ParseProgress]).
+type Progress struct {
+	Levels map[Level]*LevelProgress `json:"levels"`
+}
+
+// LevelProgress is the progress at one level.
+type LevelProgress struct {
+	Right    int           `json:"right"`    // answers right
+	Answered int           `json:"answered"` // answers given
+	Streak   int           `json:"streak"`   // right answers in a row, up to the last
+	Best     int           `json:"best"`     // the longest streak
+	Missed   map[Topic]int `json:"missed"`   // answers wrong, by topic
+	Done     []string      `json:"done"`     // exercises finished, as "set/name", first first
+}
+
+// maxDone caps the exercises remembered as finished per level, so that
+// stored progress stays small however long one practises random ones.
+const maxDone = 200
+
+// ParseProgress reads progress as [Progress.Encode] writes it. It is
+// tolerant: stored data that is not JSON, or not progress, reads as no
+// progress; levels and topics it does not know are left out; counts that
+// cannot be (negative, more right than answered) are mended. It never
+// fails.
+func ParseProgress(data string) Progress {
+	var p Progress
+	if err := json.Unmarshal([]byte(data), &p); err != nil {
+		p = Progress{}
+	}
+	clean := Progress{Levels: map[Level]*LevelProgress{}}
+	for l, lp := range p.Levels {
+		if !slices.Contains(Levels(), l) || lp == nil {
+			continue
+		}
+		lp.Answered = max(lp.Answered, 0)
+		lp.Right = min(max(lp.Right, 0), lp.Answered)
+		lp.Streak = min(max(lp.Streak, 0), lp.Right)
+		lp.Best = max(min(lp.Best, lp.Right), lp.Streak)
+		missed := map[Topic]int{}
+		for t, n := range lp.Missed {
+			if slices.Contains(Topics(), t) && n > 0 {
+				missed[t] = n
+			}
+		}
+		lp.Missed = missed
+		lp.Done = slices.DeleteFunc(lp.Done, func(s string) bool { return s == "" || len(s) > 80 })
+		if len(lp.Done) > maxDone {
+			lp.Done = lp.Done[len(lp.Done)-maxDone:]
+		}
+		clean.Levels[l] = lp
+	}
+	return clean
+}
+
+// Encode writes progress as JSON, for the page to store.
+func (p Progress) Encode() string {
+	data, _ := json.Marshal(p)
+	return string(data)
+}
+
+// Level returns the progress at a level, made empty if there is none.
+func (p *Progress) Level(l Level) *LevelProgress {
+	if p.Levels == nil {
+		p.Levels = map[Level]*LevelProgress{}
+	}
+	lp := p.Levels[l]
+	if lp == nil {
+		lp = &LevelProgress{Missed: map[Topic]int{}}
+		p.Levels[l] = lp
+	}
+	if lp.Missed == nil {
+		lp.Missed = map[Topic]int{}
+	}
+	return lp
+}
+
+// Record counts one graded answer at a level.
+func (p *Progress) Record(l Level, q Question, r Result) {
+	lp := p.Level(l)
+	lp.Answered++
+	if r.Correct {
+		lp.Right++
+		lp.Streak++
+		lp.Best = max(lp.Best, lp.Streak)
+		return
+	}
+	lp.Streak = 0
+	lp.Missed[q.Topic]++
+}
+
+// Finish counts an exercise as done at its level, once.
+func (p *Progress) Finish(ex Exercise) {
+	lp := p.Level(ex.Level)
+	id := ex.Set + "/" + ex.Name
+	if !slices.Contains(lp.Done, id) {
+		lp.Done = append(lp.Done, id)
+		if len(lp.Done) > maxDone {
+			lp.Done = lp.Done[1:]
+		}
+	}
+}
+
+// Finished reports whether an exercise was done before.
+func (p Progress) Finished(ex Exercise) bool {
+	lp := p.Levels[ex.Level]
+	return lp != nil && slices.Contains(lp.Done, ex.Set+"/"+ex.Name)
+}
+
+// TopMissed returns the topics missed most at a level, most often first.
+func (p Progress) TopMissed(l Level) []TopicCount {
+	lp := p.Levels[l]
+	if lp == nil {
+		return nil
+	}
+	var out []TopicCount
+	for _, t := range Topics() {
+		if n := lp.Missed[t]; n > 0 {
+			out = append(out, TopicCount{Topic: t, Name: t.Name(), Count: n})
+		}
+	}
+	sortCounts(out)
+	return out
+}
