@@ -1,0 +1,191 @@
+package queuetest
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dagq/dagq/core"
+)
+
+// recorder is a runner that records failures instead of failing the test
+// that runs it: the suite's own tests run the suite through it against
+// wrong queues and assert that it fails them. Fatal ends the subtest's
+// goroutine, as testing.T's does; logs are dropped.
+type recorder struct {
+	testing.TB // the real test, for Helper, Cleanup, TempDir and the like
+	name       string
+	failed     bool
+	book       *book
+}
+
+// book is what a recorder and its subtests recorded.
+type book struct {
+	mu       sync.Mutex
+	failures []failure
+}
+
+// failure is one message a subtest reported.
+type failure struct {
+	test, msg string
+}
+
+func newRecorder(t testing.TB) *recorder { return &recorder{TB: t, name: "Run", book: &book{}} }
+
+func (r *recorder) Name() string { return r.name }
+
+func (r *recorder) record(msg string) {
+	r.failed = true
+	r.book.mu.Lock()
+	r.book.failures = append(r.book.failures, failure{r.name, msg})
+	r.book.mu.Unlock()
+}
+
+func (r *recorder) Fail()                             { r.record("Fail") }
+func (r *recorder) Failed() bool                      { return r.failed }
+func (r *recorder) Error(args ...any)                 { r.record(fmt.Sprint(args...)) }
+func (r *recorder) Errorf(format string, args ...any) { r.record(fmt.Sprintf(format, args...)) }
+func (r *recorder) FailNow()                          { r.record("FailNow"); runtime.Goexit() }
+func (r *recorder) Fatal(args ...any)                 { r.record(fmt.Sprint(args...)); runtime.Goexit() }
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.record(fmt.Sprintf(format, args...))
+	runtime.Goexit()
+}
+func (r *recorder) Log(args ...any)                        {}
+func (r *recorder) Logf(format string, args ...any)        {}
+func (r *recorder) Helper()                                {}
+func (r *recorder) sub(name string, f func(r runner)) bool { return r.run(r.name+"/"+name, f) }
+
+// run runs f as a subtest on a goroutine of its own and reports whether it
+// passed.
+func (r *recorder) run(name string, f func(r runner)) bool {
+	child := &recorder{TB: r.TB, name: name, book: r.book}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f(child)
+	}()
+	<-done
+	if child.failed {
+		r.failed = true
+	}
+	return !child.failed
+}
+
+// failed returns the subtests that reported failures, each once, in order.
+func (b *book) failedTests() []string {
+	var ts []string
+	for _, f := range b.failures {
+		if !slices.Contains(ts, f.test) {
+			ts = append(ts, f.test)
+		}
+	}
+	return ts
+}
+
+// wrong is a core.Queue that breaks one rule.
+type wrong struct {
+	*core.Queue
+	breaks string
+}
+
+func (w wrong) ReadyTasks() []string {
+	ready := w.Queue.ReadyTasks()
+	if w.breaks == "lifo" {
+		slices.Reverse(ready)
+	}
+	return ready
+}
+
+func (w wrong) Complete(l core.Lease) error {
+	if cur, ok := w.Queue.Lease(l.Task); ok && w.breaks == "no fencing" {
+		l = cur // any lease of a running task completes it
+	}
+	return w.Queue.Complete(l)
+}
+
+func (w wrong) Heartbeat(l core.Lease) (core.Lease, error) {
+	if cur, ok := w.Queue.Lease(l.Task); ok && w.breaks == "heartbeat renews nothing" && cur.ID == l.ID && cur.Attempt == l.Attempt {
+		if lt := w.Queue.LeaseTimeout(); lt > 0 {
+			cur.Deadline = w.Queue.Now() + lt
+		}
+		return cur, nil
+	}
+	return w.Queue.Heartbeat(l)
+}
+
+func (w wrong) Fail(l core.Lease, err error) (core.State, error) {
+	if w.breaks == "permanent errors retried" && core.IsPermanent(err) {
+		err = errors.New(err.Error())
+	}
+	return w.Queue.Fail(l, err)
+}
+
+func (w wrong) Status(task string) (core.State, bool) {
+	s, ok := w.Queue.Status(task)
+	if s == core.Blocked && w.breaks == "blocks one level only" {
+		d, _ := w.Queue.DeadLetter(task)
+		if !slices.Contains(w.Queue.Deps(task), d.Root) {
+			return core.Pending, ok
+		}
+	}
+	return s, ok
+}
+
+func (w wrong) DeadLetters() []core.DeadLetter {
+	dlq := w.Queue.DeadLetters()
+	if w.breaks == "dead letters in no order" && len(dlq) > 1 {
+		slices.SortFunc(dlq, func(a, b core.DeadLetter) int { return strings.Compare(a.Task, b.Task) })
+	}
+	return dlq
+}
+
+// openWrong opens core.Queues that break one rule.
+func openWrong(breaks string) Open {
+	return func(t testing.TB, cfg core.Config) (Queue, error) {
+		q, err := core.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return wrong{q, breaks}, nil
+	}
+}
+
+// TestTheSuiteFailsWrongQueues runs the suite against queues that each
+// break one rule of DESIGN.md, and checks that it reports each, and that
+// the random sequences alone find each, with the seed that replays them.
+// A queue that breaks nothing passes.
+func TestTheSuiteFailsWrongQueues(t *testing.T) {
+	t.Run("ACorrectQueuePasses", func(t *testing.T) {
+		rec := newRecorder(t)
+		rec.run("Run", func(r runner) { run(r, openWrong("")) })
+		if len(rec.book.failures) > 0 {
+			t.Errorf("the suite failed core.Queue: %+v", rec.book.failures)
+		}
+	})
+	for _, breaks := range []string{"lifo", "no fencing", "heartbeat renews nothing", "permanent errors retried",
+		"blocks one level only", "dead letters in no order"} {
+		t.Run(strings.ReplaceAll(breaks, " ", "_"), func(t *testing.T) {
+			rec := newRecorder(t)
+			rec.run("Run", func(r runner) { run(r, openWrong(breaks)) })
+			failed := rec.book.failedTests()
+			if len(failed) == 0 {
+				t.Fatalf("the suite passed a queue whose %s", breaks)
+			}
+			t.Logf("failed %q", failed)
+			i := slices.IndexFunc(rec.book.failures, func(f failure) bool { return f.test == "Run/RandomSequences" })
+			if i < 0 {
+				t.Fatalf("the random sequences passed a queue whose %s", breaks)
+			}
+			msg := rec.book.failures[i].msg
+			if !strings.Contains(msg, "-queuetest.seed=") || !strings.Contains(msg, "a shorter sequence") {
+				t.Errorf("the random sequences' report has no seed to rerun or no shorter sequence:\n%s", msg)
+			}
+			t.Logf("the random sequences report:\n%s", msg)
+		})
+	}
+}
