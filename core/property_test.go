@@ -99,55 +99,6 @@ func TestPropertyAutoRedrive(t *testing.T) {
 	}
 }
 
-// TestPropertyLongLine keeps the READY line long and the dead-letter queue
-// busy for thousands of operations: eight tasks, each with two tasks
-// waiting on it, handed out and failed over and over, dead ones redriven.
-// The line never empties, so the queue must keep its order over many
-// thousand hand-outs, and thousands of tasks enter and leave the
-// dead-letter queue. Every operation is checked as in
-// TestPropertyRandomSequences.
-func TestPropertyLongLine(t *testing.T) {
-	t.Parallel()
-	r := rand.New(rand.NewPCG(propertyBaseSeed, 0x10_6c1e))
-	cfg := seqConfig{maxAttempts: 2}
-	h, err := newHarness(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ops []op
-	run := func(o op) {
-		t.Helper()
-		ops = append(ops, o)
-		if err := h.safeApply(o); err != nil {
-			t.Fatal(failure(cfg, ops, err, "go test ./core -run 'TestPropertyLongLine$'"))
-		}
-	}
-	roots := poolNames(8)
-	for _, x := range roots {
-		run(op{kind: opSubmit, task: x + ".waiter1", deps: []string{x}})
-		run(op{kind: opSubmit, task: x})
-		run(op{kind: opSubmit, task: x + ".waiter2", deps: []string{x + ".waiter1", x}})
-	}
-	rounds := 3000
-	if testing.Short() {
-		rounds = 1500
-	}
-	for range rounds {
-		if len(h.fifo) < 4 {
-			t.Fatalf("the READY line is down to %q", h.fifo)
-		}
-		run(op{kind: opNext})
-		var running string
-		for x := range h.current { // the one task just handed out
-			running = x
-		}
-		run(op{kind: opFail, task: running, permanent: r.IntN(4) == 0, msg: "boom"})
-		if dead := h.inState(Dead); len(dead) > 2 || (len(dead) > 0 && r.IntN(2) == 0) {
-			run(op{kind: opRedrive, task: dead[r.IntN(len(dead))]})
-		}
-	}
-}
-
 // sequenceSeed derives the seed of the i-th sequence from the base seed.
 func sequenceSeed(i int) uint64 {
 	s := rand.New(rand.NewPCG(propertyBaseSeed, uint64(i))).Uint64()

@@ -3,9 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
-	"testing"
 	"time"
 )
 
@@ -341,75 +339,4 @@ func (h *harness) compareTime() error {
 		return fmt.Errorf("NextTimer() = %v, %v, want %v, %v", at, ok, wat, wok)
 	}
 	return nil
-}
-
-// TestPropertyManyTimers keeps many timers live at once, which the random
-// sequences' small pools cannot: forty tasks (some waiting on others, so
-// that expiries at the last attempt block and redrives release), most of
-// them RUNNING or DELAYED, heartbeated, expiring and falling due in every
-// order, ties included, under leases and a fully jittered backoff, for
-// thousands of operations, each checked as in
-// TestPropertyRandomSequences.
-func TestPropertyManyTimers(t *testing.T) {
-	t.Parallel()
-	r := rand.New(rand.NewPCG(propertyBaseSeed, 0x71_3e55))
-	cfg := seqConfig{maxAttempts: 3, leaseTimeout: 10 * time.Second,
-		backoff: Backoff{Base: time.Second, Factor: 2, Max: 8 * time.Second, Jitter: JitterFull, Seed: 5}}
-	h, err := newHarness(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ops []op
-	run := func(o op) {
-		t.Helper()
-		ops = append(ops, o)
-		if err := h.safeApply(o); err != nil {
-			t.Fatal(failure(cfg, ops, err, "go test ./core -run 'TestPropertyManyTimers$'"))
-		}
-	}
-	names := make([]string, 40)
-	for i := range names {
-		names[i] = fmt.Sprintf("t%02d", i)
-		var deps []string
-		if i%4 == 3 {
-			deps = []string{names[i-1], names[i-3]}
-		}
-		run(op{kind: opSubmit, task: names[i], deps: deps})
-	}
-	rounds := 3000
-	if testing.Short() {
-		rounds = 1000
-	}
-	maxTimers := 0
-	for range rounds {
-		maxTimers = max(maxTimers, len(h.timers))
-		running := h.inState(Running)
-		switch k := r.IntN(100); {
-		case k < 40:
-			run(op{kind: opNext})
-		case k < 52 && len(running) > 0:
-			run(op{kind: opHeartbeat, task: running[r.IntN(len(running))]})
-		case k < 56 && len(running) > 0:
-			run(op{kind: opComplete, task: running[r.IntN(len(running))]})
-		case k < 61 && len(running) > 0:
-			run(op{kind: opFail, task: running[r.IntN(len(running))], msg: "HTTP 503", permanent: r.IntN(5) == 0})
-		case k < 65:
-			task := names[r.IntN(len(names))]
-			run(op{kind: opComplete, task: task, lease: []leaseChoice{leaseStale, leaseExpired}[r.IntN(2)]})
-		case k < 70:
-			if dead := h.inState(Dead); len(dead) > 0 {
-				run(op{kind: opRedrive, task: dead[r.IntN(len(dead))]})
-			}
-		case k < 78:
-			if at, ok := h.nextTimer(); ok {
-				run(op{kind: opAdvance, dur: at, to: true})
-			}
-		default:
-			run(op{kind: opAdvance, dur: time.Duration(r.IntN(2000)) * time.Millisecond})
-		}
-	}
-	t.Logf("%d operations, at most %d timers live at once", len(ops), maxTimers)
-	if maxTimers < 20 {
-		t.Errorf("at most %d timers were live at once, want many", maxTimers)
-	}
 }

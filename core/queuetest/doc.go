@@ -41,7 +41,8 @@
 // operation sequences run on the queue under test and on [core.New] side
 // by side, the two compared after every operation (results, errors,
 // leases, events, states, the READY line, the DLQ, the clock, the timers);
-// and ManyTimers, one long sequence with dozens of timers live at once.
+// ManyTimers, one long sequence with dozens of timers live at once; and
+// LongLine, one that keeps the READY line long and the DLQ busy.
 //
 // What two implementations may do differently, and the suite does not
 // compare: lease ids (each side keeps its own leases, and an operation
@@ -63,8 +64,9 @@
 // runs that sequence alone, and -queuetest.sequences=N sets how many run.
 //
 // Run opens about 90 queues for the table cases and, besides as many
-// in-memory references, 31 for the sequences (30 of 200 operations, 8 of
-// 60 with -short, and ManyTimers' 640): modest for a queue whose Open
+// in-memory references, 32 for the sequences (30 of 200 operations, 8 of
+// 60 with -short; ManyTimers' 640 and LongLine's 1,500 or so, a third of
+// that with -short): modest for a queue whose Open
 // costs tens of milliseconds. Each operation costs one Status per name
 // the sequence uses (at most a dozen), one ReadyTasks, one DeadLetters and
 // one Now; a refused one, the same again.

@@ -51,7 +51,9 @@ func (t tRunner) sub(name string, f func(r runner)) bool {
 //     operations; 8 of 60 with -short; -queuetest.sequences sets how many)
 //     run on a queue from open and on core.New side by side;
 //   - ManyTimers: one long sequence that keeps dozens of leases and due
-//     times live at once.
+//     times live at once;
+//   - LongLine: one long sequence that keeps the READY line long and the
+//     dead-letter queue busy.
 //
 // Every operation, in every part, is checked on the queue under test by
 // itself: its result and events against what a model folded from its
@@ -74,6 +76,7 @@ func run(r runner, open Open) {
 	r.sub("TimeTable", func(r runner) { runTable(r, open, timeCases) })
 	r.sub("RandomSequences", func(r runner) { runSequences(r, open) })
 	r.sub("ManyTimers", func(r runner) { runManyTimers(r, open) })
+	r.sub("LongLine", func(r runner) { runLongLine(r, open) })
 }
 
 // replaySeed returns the seed to replay, from the flag or the environment;
@@ -203,5 +206,57 @@ func runManyTimers(r runner, open Open) {
 	r.Logf("%d operations, at most %d timers live at once", len(ops), maxTimers)
 	if maxTimers < 20 {
 		r.Errorf("at most %d timers were live at once, want many", maxTimers)
+	}
+}
+
+// runLongLine keeps the READY line long and the dead-letter queue busy for
+// a long sequence: eight tasks, each with two tasks waiting on it, handed
+// out and failed over and over (one failure in four permanent), dead ones
+// redriven. The line never empties, so the queue must keep its order over
+// many hundred hand-outs, and hundreds of tasks enter and leave the
+// dead-letter queue, blocking and releasing their waiters.
+func runLongLine(r runner, open Open) {
+	r.Helper()
+	rng := rand.New(rand.NewPCG(baseSeed, 0x10_6c1e))
+	cfg := core.Config{MaxAttempts: 2}
+	p, err := openPair(r, open, cfg)
+	if err != nil {
+		r.Fatal(err)
+	}
+	var ops []op
+	step := func(o op) {
+		r.Helper()
+		ops = append(ops, o)
+		if err := p.step(o); err != nil {
+			r.Fatalf("operation %d (%s): %v\nthe sequence:\n%s", len(ops), o, err, script(cfg, ops))
+		}
+	}
+	for _, x := range poolNames(8) {
+		step(op{kind: opSubmit, task: x + ".waiter1", deps: []string{x}})
+		step(op{kind: opSubmit, task: x})
+		step(op{kind: opSubmit, task: x + ".waiter2", deps: []string{x + ".waiter1", x}})
+	}
+	rounds := 600
+	if testing.Short() {
+		rounds = 200
+	}
+	m := p.ref.m
+	entered := 0
+	for range rounds {
+		if len(m.fifo) < 4 {
+			r.Fatalf("the READY line is down to %q", m.fifo)
+		}
+		running := m.fifo[0]
+		step(op{kind: opNext})
+		before := len(m.dlq)
+		step(op{kind: opFail, task: running, permanent: rng.IntN(4) == 0, msg: "boom"})
+		entered += max(0, len(m.dlq)-before)
+		if dead := m.inState(core.Dead); len(dead) > 2 || (len(dead) > 0 && rng.IntN(2) == 0) {
+			step(op{kind: opRedrive, task: dead[rng.IntN(len(dead))]})
+		}
+	}
+	r.Logf("%d operations, %d entries into the dead-letter queue", len(ops), entered)
+	if entered < rounds/4 {
+		r.Errorf("only %d entries into the dead-letter queue in %d rounds, want many", entered, rounds)
 	}
 }

@@ -1,0 +1,101 @@
+package core_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/dagq/dagq/core"
+)
+
+// TestNewRefusesBadConfig: attempts below 1 and an unknown strategy.
+func TestNewRefusesBadConfig(t *testing.T) {
+	for _, cfg := range []core.Config{{MaxAttempts: 0}, {MaxAttempts: -1}, {MaxAttempts: 1, Strategy: "nope"}} {
+		if _, err := core.New(cfg); err == nil {
+			t.Errorf("New(%+v) accepted", cfg)
+		}
+	}
+}
+
+// TestRefusalsAreTaskErrors: the conformance suite holds every queue to
+// core's sentinels by errors.Is; the in-memory queue also says which task
+// a refusal is about, as a *TaskError (a cycle as a *CycleError, a clock
+// going back, about no task, as neither).
+func TestRefusalsAreTaskErrors(t *testing.T) {
+	t.Parallel()
+	q, err := core.New(core.Config{MaxAttempts: 1, LeaseTimeout: time.Second, PoisonAfter: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Submit("a")
+	q.Submit("b", "a")
+	first, _ := q.Next()
+	q.Advance(time.Second) // a's lease expires: a is DEAD
+	q.Redrive("a")
+	second, _ := q.Next()
+	q.Fail(second, errors.New("x")) // a is DEAD again, and poisoned
+	for _, tt := range []struct {
+		name string
+		err  error
+		task string
+		want error
+	}{
+		{"Duplicate", q.Submit("a"), "a", core.ErrDuplicate},
+		{"InvalidName", q.Submit(""), "", core.ErrInvalidName},
+		{"Unknown", q.Complete(core.Lease{Task: "z"}), "z", core.ErrUnknown},
+		{"Expired", q.Complete(first), "a", core.ErrLeaseExpired},
+		{"NotRunning", q.Complete(second), "a", core.ErrNotRunning},
+		{"NotDead", q.Redrive("b"), "b", core.ErrNotDead},
+		{"Poisoned", q.Redrive("a"), "a", core.ErrPoisoned},
+	} {
+		var te *core.TaskError
+		if !errors.As(tt.err, &te) || te.Task != tt.task || !errors.Is(tt.err, tt.want) {
+			t.Errorf("%s: %v (%T), want a *TaskError about %q that is %v", tt.name, tt.err, tt.err, tt.task, tt.want)
+		}
+	}
+	q.Submit("c")
+	l, _ := q.Next()
+	q.Fail(l, errors.New("x"))
+	q.Redrive("c")
+	if _, err := q.Heartbeat(l); !errors.Is(err, core.ErrNotRunning) {
+		t.Fatalf("Heartbeat of a READY task's old lease: %v", err)
+	}
+	q.Next()
+	var te *core.TaskError
+	if _, err := q.Heartbeat(l); !errors.As(err, &te) || !errors.Is(err, core.ErrStaleLease) {
+		t.Errorf("Heartbeat of a stale lease: %v (%T), want a *TaskError that is ErrStaleLease", err, err)
+	}
+	err = q.Submit("d", "d")
+	var ce *core.CycleError
+	if !errors.As(err, &ce) || errors.As(err, &te) {
+		t.Errorf("a self-dependency: %v (%T), want a *CycleError and no *TaskError", err, err)
+	}
+	err = q.Advance(-time.Second)
+	if !errors.Is(err, core.ErrClockBackwards) || errors.As(err, &te) {
+		t.Errorf("Advance(-1s): %v (%T), want ErrClockBackwards, about no task", err, err)
+	}
+}
+
+func TestIsPermanentFollowsWrapping(t *testing.T) {
+	t.Parallel()
+	p := core.Permanent(errors.New("bad input"))
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{errors.New("x"), false},
+		{p, true},
+		{fmt.Errorf("parse: %w", p), true},
+		{errors.Join(errors.New("x"), fmt.Errorf("y: %w", p)), true},
+		{errors.Join(errors.New("x"), errors.New("y")), false},
+	} {
+		if got := core.IsPermanent(tt.err); got != tt.want {
+			t.Errorf("IsPermanent(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+	if core.Permanent(nil) != nil {
+		t.Error("Permanent(nil) is not nil")
+	}
+}
