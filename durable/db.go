@@ -1,0 +1,114 @@
+package durable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dagq/dagq/core"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Options configures a [DB].
+type Options struct {
+	// Clock is the time the queues of this DB run on; nil: each DAG's
+	// virtual clock, kept in the database (see [Clock]).
+	Clock Clock
+	// OnEvent receives the events of the operations called on the DB
+	// itself (NextBatch, Complete, Fail, Heartbeat, Tick), with their DAG,
+	// after each operation has committed. A [Queue] delivers its own
+	// operations' events to its core.Config.OnEvent instead.
+	OnEvent func(dag string, e core.Event)
+	// Tracer, when set, sees every statement the pool's connections run
+	// (pgx's QueryTracer): the tests count statements with it.
+	Tracer pgx.QueryTracer
+	// MaxConns caps the pool's connections; 0: pgxpool's default.
+	MaxConns int32
+}
+
+// DB is a dagq database: the tasks of any number of DAGs, each one a
+// [Queue]. Its methods hand out and settle tasks of every DAG, as workers
+// need; it is safe for concurrent use by many goroutines and processes.
+type DB struct {
+	pool    *pgxpool.Pool
+	clock   Clock
+	onEvent func(string, core.Event)
+	events  outbox
+}
+
+// Open connects to the database at url (a postgres:// URL or keyword/value
+// pairs, as pgx takes them), brings its schema up to date ([Migrate]), and
+// returns the DB. Close it when done.
+func Open(ctx context.Context, url string, opts Options) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("durable: %w", err)
+	}
+	if opts.Tracer != nil {
+		cfg.ConnConfig.Tracer = opts.Tracer
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	if _, err := MigrateURL(ctx, url); err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("durable: %w", err)
+	}
+	return &DB{pool: pool, clock: opts.Clock, onEvent: opts.OnEvent}, nil
+}
+
+// Close closes the DB's connections.
+func (db *DB) Close() { db.pool.Close() }
+
+// Pool returns the DB's connection pool, for what this package does not
+// do itself (LISTEN, say).
+func (db *DB) Pool() *pgxpool.Pool { return db.pool }
+
+// retryable reports whether a transaction failed only because of another
+// one (a deadlock, a serialization failure) and may simply run again.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
+}
+
+// refusal is an error that refuses an operation: the transaction is rolled
+// back, and the error (and the events of the refusal) reach the caller.
+type refusal struct{ err error }
+
+func (r refusal) Error() string { return r.err.Error() }
+
+// run runs f in a transaction on dag, again when it deadlocks, and delivers
+// its events to deliver after it commits. An error f returns wrapped in a
+// refusal rolls back and is returned as it is, with the events f emitted
+// (a refused submit's EventRejected).
+func (db *DB) run(ctx context.Context, dag string, ob *outbox, deliver func(core.Event), f func(t *txn) error) error {
+	for attempt := 0; ; attempt++ {
+		t := &txn{db: db, ctx: ctx, dag: dag}
+		err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+			t.tx = tx
+			return f(t)
+		})
+		var r refusal
+		switch {
+		case err == nil:
+		case errors.As(err, &r):
+			err = r.err
+		case retryable(err) && attempt < 20:
+			time.Sleep(time.Duration(attempt+1) * time.Millisecond)
+			continue
+		default:
+			return fmt.Errorf("durable: %w", err)
+		}
+		if err == nil {
+			err = t.after
+		}
+		ob.send(t.events, deliver)
+		return err
+	}
+}

@@ -1,0 +1,58 @@
+// Package durable is dagq's queue in Postgres: core's state machine — tasks
+// that wait on tasks, retries, backoff, leases and heartbeats, a
+// dead-letter queue, blocking downstream of a dead task, redrive, a cycle
+// check on every submit — kept in tables, for queues that must survive a
+// crash and serve many workers on many machines. It is built on pgx v5.
+//
+// [Open] connects and migrates the schema ([Migrate]: embedded, versioned
+// SQL files in migrations/, recorded in dagq_schema_version, serialised by
+// an advisory lock, a no-op when up to date; wq migrate URL does the same
+// from the command line). A database holds any number of DAGs; [DB.Queue]
+// opens one, a [Queue] with core's operations, errors and events. The DB's
+// own [DB.NextBatch], [DB.Complete], [DB.Fail] and [DB.Heartbeat] serve
+// workers across all DAGs, with leases that carry their DAG.
+//
+// # Transactions and locks
+//
+// Every operation is one transaction, and its events ([core.Event], the
+// in-memory queue's, field for field) are delivered after it commits.
+//
+//   - Next hands out READY tasks in READY order (ready_seq: a retry, or a
+//     DELAYED task falling due, joins the back) with SELECT … FOR UPDATE
+//     SKIP LOCKED, in batches, across DAGs or within one: one statement.
+//   - Complete is one UPDATE fenced by state, lease id and attempt, and
+//     one UPDATE of its dependents' waiting counts, in one transaction;
+//     those left waiting on nothing become READY in their arrival order.
+//   - Submit, a death's blocking wave, a redrive and the clock take the
+//     DAG's advisory lock (pg_advisory_xact_lock on a hash of the DAG id),
+//     so the graph is walked by one of them at a time per DAG. A submit
+//     share-locks the rows of its dependencies, so a Complete or a death
+//     of one of them either waits for the submit or is seen by it.
+//   - Every statement that changes a RUNNING task names its lease id and
+//     attempt: a late worker's Complete, Fail or Heartbeat is refused
+//     (ErrStaleLease, ErrNotRunning, or ErrLeaseExpired for a lease that
+//     expired, remembered in dagq_expired), never applied.
+//
+// # The cycle check
+//
+// Each DAG's topological order is kept in a column (Pearce–Kelly's ord;
+// see order.go): a name first seen as a dependency goes to the front, a new
+// task to the back, and only an edge that goes against the order searches
+// the region it affects. So a submit takes a constant number of statements
+// on chains (in either direction) and wide graphs, whatever their size; a
+// refused submit changes nothing and returns a *core.CycleError with the
+// whole path.
+//
+// # Time
+//
+// See [Clock]: without one, each DAG runs on core's virtual clock, stored
+// in its row and moved by [Queue.Advance] (what the conformance suite and
+// wq run --db use); with one (real workers: [WallClock]) leases and
+// backoff run on it and [DB.Tick] fires what has fallen due.
+//
+// # Not yet
+//
+// The DLQ's bulk operations (grouping, bulk and rate-limited redrive,
+// previews) and the growth alert are core's only for now: [DB.Queue]
+// refuses a Config.Alert.
+package durable

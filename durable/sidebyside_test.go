@@ -1,0 +1,297 @@
+package durable_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/durable"
+)
+
+// pair is the in-memory queue and the durable one, driven alike and
+// compared after every operation.
+type pair struct {
+	t      *testing.T
+	mem    *core.Queue
+	dur    *durable.Queue
+	memEv  []core.Event
+	durEv  []core.Event
+	leases map[string][2]core.Lease // task@attempt → the in-memory and the durable lease
+	log    []string
+}
+
+func newPair(t *testing.T, db *durable.DB, cfg core.Config) *pair {
+	p := &pair{t: t, leases: map[string][2]core.Lease{}}
+	mc := cfg
+	mc.OnEvent = func(e core.Event) { p.memEv = append(p.memEv, e) }
+	mem, err := core.New(mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc := cfg
+	dc.OnEvent = func(e core.Event) { p.durEv = append(p.durEv, e) }
+	p.mem, p.dur = mem, openQueue(t, db, dc)
+	return p
+}
+
+var sentinels = []error{core.ErrDuplicate, core.ErrCycle, core.ErrUnknown, core.ErrNotRunning,
+	core.ErrStaleLease, core.ErrNotDead, core.ErrInvalidName, core.ErrLeaseExpired,
+	core.ErrClockBackwards, core.ErrPoisoned}
+
+// sameErr reports whether two errors are alike by core's sentinels.
+func sameErr(a, b error) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	for _, s := range sentinels {
+		if errors.Is(a, s) != errors.Is(b, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// do runs one operation on both and compares everything.
+func (p *pair) do(what string, mem func() error, dur func() error) {
+	p.t.Helper()
+	p.log = append(p.log, what)
+	me, de := mem(), dur()
+	if !sameErr(me, de) {
+		p.fail("%s: in memory %v, durable %v", what, me, de)
+	}
+	var mc, dc *core.CycleError
+	if errors.As(me, &mc) && errors.As(de, &dc) && !slices.Equal(mc.Path, dc.Path) {
+		p.checkCycle(dc.Path)
+	}
+	p.compare(what)
+}
+
+func (p *pair) fail(format string, args ...any) {
+	p.t.Helper()
+	p.t.Fatalf("after\n  %s\n"+format, append([]any{joinLines(p.log)}, args...)...)
+}
+
+func joinLines(s []string) string {
+	if len(s) > 40 {
+		s = s[len(s)-40:]
+	}
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += "\n  "
+		}
+		out += x
+	}
+	return out
+}
+
+// checkCycle asserts that path is a cycle of the in-memory graph plus the
+// refused edge: first and last the same task, each step an edge.
+func (p *pair) checkCycle(path []string) {
+	p.t.Helper()
+	if len(path) < 2 || path[0] != path[len(path)-1] {
+		p.fail("cycle path %v does not come back to its start", path)
+	}
+	for i := 1; i+1 < len(path); i++ {
+		if !slices.Contains(p.mem.Deps(path[i]), path[i+1]) {
+			p.fail("cycle path %v: %s does not wait on %s", path, path[i], path[i+1])
+		}
+	}
+}
+
+// event is what the comparison looks at of an event.
+type event struct {
+	Kind                core.EventKind
+	Task                string
+	From, To            core.State
+	Deps                []string
+	Attempt             int
+	Root, Reason, Error string
+	At, Due, Deadline   time.Duration
+	Poisoned            bool
+}
+
+func events(es []core.Event, pathOK bool) []event {
+	out := make([]event, len(es))
+	for i, e := range es {
+		out[i] = event{e.Kind, e.Task, e.From, e.To, e.Deps, e.Attempt, e.Root, e.Reason, e.Error, e.At, e.Due, e.Deadline, e.Poisoned}
+		if e.Kind == core.EventRejected && !pathOK {
+			out[i].Reason = ""
+		}
+		if len(out[i].Deps) == 0 {
+			out[i].Deps = nil
+		}
+	}
+	return out
+}
+
+func (p *pair) compare(what string) {
+	p.t.Helper()
+	samePath := true
+	for i := range p.memEv {
+		if i < len(p.durEv) && !slices.Equal(p.memEv[i].Path, p.durEv[i].Path) {
+			samePath = false
+		}
+	}
+	if m, d := events(p.memEv, samePath), events(p.durEv, samePath); !reflect.DeepEqual(m, d) {
+		p.fail("events differ:\n  in memory %+v\n  durable   %+v", m, d)
+	}
+	p.memEv, p.durEv = p.memEv[:0], p.durEv[:0]
+	ds, err := p.dur.States()
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	ms := map[string]core.State{}
+	for _, task := range p.mem.Tasks() {
+		ms[task], _ = p.mem.Status(task)
+	}
+	if !reflect.DeepEqual(ms, ds) {
+		p.fail("states differ:\n  in memory %v\n  durable   %v", ms, ds)
+	}
+	if m, d := p.mem.ReadyTasks(), p.dur.ReadyTasks(); !(len(m) == 0 && len(d) == 0) && !slices.Equal(m, d) {
+		p.fail("READY lines differ: in memory %v, durable %v", m, d)
+	}
+	if m, d := p.mem.DeadLetters(), p.dur.DeadLetters(); !(len(m) == 0 && len(d) == 0) && !reflect.DeepEqual(m, d) {
+		p.fail("dead letters differ:\n  in memory %+v\n  durable   %+v", m, d)
+	}
+	if m, d := p.mem.Now(), p.dur.Now(); m != d {
+		p.fail("clocks differ: in memory %v, durable %v", m, d)
+	}
+}
+
+func (p *pair) submit(task string, deps ...string) {
+	p.do(fmt.Sprintf("submit %s %v", task, deps), func() error { return p.mem.Submit(task, deps...) },
+		func() error { return p.dur.Submit(task, deps...) })
+}
+
+func (p *pair) next() {
+	var ml, dl core.Lease
+	var mok, dok bool
+	p.do("next", func() error { ml, mok = p.mem.Next(); return nil }, func() error { dl, dok = p.dur.Next(); return nil })
+	if mok != dok || ml.Task != dl.Task || ml.Attempt != dl.Attempt || ml.Deadline != dl.Deadline {
+		p.fail("next: in memory %+v %v, durable %+v %v", ml, mok, dl, dok)
+	}
+	if mok {
+		p.leases[fmt.Sprintf("%s@%d", ml.Task, ml.Attempt)] = [2]core.Lease{ml, dl}
+	}
+}
+
+// lease picks a lease handed out before, current or not.
+func (p *pair) lease(rng *rand.Rand) ([2]core.Lease, bool) {
+	if len(p.leases) == 0 {
+		return [2]core.Lease{}, false
+	}
+	keys := make([]string, 0, len(p.leases))
+	for k := range p.leases {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return p.leases[keys[rng.IntN(len(keys))]], true
+}
+
+func (p *pair) complete(l [2]core.Lease) {
+	p.do("complete "+l[0].Task+fmt.Sprint("@", l[0].Attempt), func() error { return p.mem.Complete(l[0]) },
+		func() error { return p.dur.Complete(l[1]) })
+}
+
+func (p *pair) fail2(l [2]core.Lease, err error) {
+	var ms, ds core.State
+	p.do(fmt.Sprintf("fail %s@%d %v", l[0].Task, l[0].Attempt, err),
+		func() error { var e error; ms, e = p.mem.Fail(l[0], err); return e },
+		func() error { var e error; ds, e = p.dur.Fail(l[1], err); return e })
+	if ms != ds {
+		p.fail("fail led to %s in memory, %s durable", ms, ds)
+	}
+}
+
+func (p *pair) heartbeat(l [2]core.Lease) {
+	var ml, dl core.Lease
+	p.do(fmt.Sprintf("heartbeat %s@%d", l[0].Task, l[0].Attempt),
+		func() error { var e error; ml, e = p.mem.Heartbeat(l[0]); return e },
+		func() error { var e error; dl, e = p.dur.Heartbeat(l[1]); return e })
+	if ml.Deadline != dl.Deadline {
+		p.fail("heartbeat deadlines: in memory %v, durable %v", ml.Deadline, dl.Deadline)
+	}
+}
+
+func (p *pair) redrive(task string, force bool) {
+	if force {
+		p.do("redrive! "+task, func() error { return p.mem.ForceRedrive(task) }, func() error { return p.dur.ForceRedrive(task) })
+		return
+	}
+	p.do("redrive "+task, func() error { return p.mem.Redrive(task) }, func() error { return p.dur.Redrive(task) })
+}
+
+func (p *pair) advance(d time.Duration) {
+	p.do(fmt.Sprint("advance ", d), func() error { return p.mem.Advance(d) }, func() error { return p.dur.Advance(d) })
+}
+
+// TestDurableMatchesInMemoryOnRandomOperations drives the durable queue and
+// core's side by side through random operations under random settings and
+// compares errors, events, states, the READY line, the DLQ and the clock
+// after each one.
+func TestDurableMatchesInMemoryOnRandomOperations(t *testing.T) {
+	db := openDB(t, durable.Options{})
+	runs, ops := 12, 120
+	if testing.Short() {
+		runs = 4
+	}
+	for run := range runs {
+		seed := uint64(time.Now().UnixNano()) + uint64(run)
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			t.Logf("seed %d", seed)
+			rng := rand.New(rand.NewPCG(seed, 1))
+			cfg := core.Config{MaxAttempts: 1 + rng.IntN(3)}
+			if rng.IntN(2) == 0 {
+				cfg.LeaseTimeout = time.Duration(1+rng.IntN(5)) * time.Second
+			}
+			if rng.IntN(2) == 0 {
+				cfg.Backoff = core.Backoff{Base: time.Second, Factor: 2, Max: 10 * time.Second,
+					Jitter: core.Jitter(rng.IntN(3)), Seed: rng.Uint64()}
+			}
+			if rng.IntN(3) == 0 {
+				cfg.PoisonAfter = 1
+			}
+			p := newPair(t, db, cfg)
+			names := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}
+			for range ops {
+				switch k := rng.IntN(20); {
+				case k < 6:
+					task := names[rng.IntN(len(names))]
+					var deps []string
+					for range rng.IntN(4) {
+						deps = append(deps, names[rng.IntN(len(names))])
+					}
+					p.submit(task, deps...)
+				case k < 10:
+					p.next()
+				case k < 13:
+					if l, ok := p.lease(rng); ok {
+						p.complete(l)
+					}
+				case k < 15:
+					if l, ok := p.lease(rng); ok {
+						err := errors.New("HTTP 503")
+						if rng.IntN(4) == 0 {
+							err = core.Permanent(errors.New("bad input"))
+						}
+						p.fail2(l, err)
+					}
+				case k < 16:
+					if l, ok := p.lease(rng); ok {
+						p.heartbeat(l)
+					}
+				case k < 18:
+					p.redrive(names[rng.IntN(len(names))], rng.IntN(5) == 0)
+				default:
+					p.advance(time.Duration(rng.IntN(4000)) * time.Millisecond)
+				}
+			}
+		})
+	}
+}

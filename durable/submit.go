@@ -1,0 +1,201 @@
+package durable
+
+import (
+	"time"
+
+	"slices"
+
+	"github.com/dagq/dagq/core"
+)
+
+// submit is Queue.Submit inside its transaction: the DAG locked, the rows
+// of the task and its dependencies read and share-locked (so that a
+// concurrent Complete, death or redrive of a dependency waits for this
+// submit or is seen by it), the cycle check on the order's labels
+// (order.go), then the task, the names first seen and the edges written.
+//
+// Statements: a constant number when the labels agree with the new edges
+// (chains in either direction, wide graphs): the lock, the DAG's row, the
+// rows of the task and its deps, the new names, the task, the edges, the
+// DAG's bounds. A search adds a few per edge that disagrees; a blocking
+// wave two per level it reaches.
+func (t *txn) submit(task string, deps []string) error {
+	if task == "" || slices.Contains(deps, "") {
+		return t.reject(task, deps, &core.TaskError{Task: task, Err: core.ErrInvalidName})
+	}
+	deps = dedupe(deps)
+	if err := t.lock(); err != nil {
+		return err
+	}
+	names := append([]string{task}, deps...)
+	rows, err := t.tx.Query(t.ctx, `SELECT name, state, ord, coalesce(root, '') FROM dagq_tasks
+		WHERE dag = $1 AND name = ANY($2) FOR SHARE`, t.dag, names)
+	if err != nil {
+		return err
+	}
+	type known struct {
+		state core.State
+		root  string
+	}
+	seen := map[string]known{}
+	ord := map[string]int64{}
+	for rows.Next() {
+		var name, state, root string
+		var o int64
+		if err := rows.Scan(&name, &state, &o, &root); err != nil {
+			return err
+		}
+		seen[name] = known{core.State(state), root}
+		ord[name] = o
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if k, ok := seen[task]; ok && k.state != "" {
+		return t.reject(task, deps, &core.TaskError{Task: task, Err: core.ErrDuplicate})
+	}
+	if slices.Contains(deps, task) {
+		return t.reject(task, deps, &core.CycleError{Path: []string{task, task}})
+	}
+
+	// Places for names not seen before: the task at the back, a
+	// dependency at the front (see order.go).
+	first, last := t.d.ordFirst, t.d.ordLast
+	_, existed := seen[task]
+	if !existed {
+		last++
+		ord[task] = last
+	}
+	var fresh []string
+	var freshOrd []int64
+	for _, d := range deps {
+		if _, ok := seen[d]; !ok {
+			first--
+			ord[d] = first
+			fresh = append(fresh, d)
+			freshOrd = append(freshOrd, first)
+		}
+	}
+	for _, d := range deps {
+		if cycle, err := t.insertEdge(task, d, ord); err != nil {
+			return err
+		} else if cycle != nil {
+			return t.reject(task, deps, &core.CycleError{Path: cycle})
+		}
+	}
+
+	// The state it arrives in.
+	waiting, root := 0, ""
+	for _, d := range deps {
+		k := seen[d]
+		switch k.state {
+		case core.Succeeded:
+			continue
+		case core.Dead:
+			if root == "" {
+				root = d
+			}
+		case core.Blocked:
+			if root == "" {
+				root = k.root
+			}
+		}
+		waiting++
+	}
+	to := core.Pending
+	switch {
+	case root != "":
+		to = core.Blocked
+	case waiting == 0:
+		to = core.Ready
+	}
+	checkMove(task, "", to)
+	arrival := t.d.arrivals + 1
+
+	if len(fresh) > 0 {
+		if _, err := t.tx.Exec(t.ctx, `INSERT INTO dagq_tasks (dag, name, ord)
+			SELECT $1, n, o FROM unnest($2::text[], $3::bigint[]) AS u(n, o)`, t.dag, fresh, freshOrd); err != nil {
+			return err
+		}
+	}
+	var rootArg any
+	if root != "" {
+		rootArg = root
+	}
+	if _, err := t.tx.Exec(t.ctx, `INSERT INTO dagq_tasks AS t (dag, name, state, ord, arrival, deps, waiting, root, entered, ready_seq, dlq_seq)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
+			CASE WHEN $3 = 'READY' THEN nextval('dagq_line') END,
+			CASE WHEN $3 = 'BLOCKED' THEN nextval('dagq_line') END)
+		ON CONFLICT (dag, name) DO UPDATE SET state = EXCLUDED.state, ord = EXCLUDED.ord,
+			arrival = EXCLUDED.arrival, deps = EXCLUDED.deps, waiting = EXCLUDED.waiting,
+			root = EXCLUDED.root, entered = EXCLUDED.entered,
+			ready_seq = EXCLUDED.ready_seq, dlq_seq = EXCLUDED.dlq_seq`,
+		t.dag, task, string(to), ord[task], arrival, deps, waiting, rootArg, int64(t.now)); err != nil {
+		return err
+	}
+	if len(deps) > 0 {
+		if _, err := t.tx.Exec(t.ctx, `INSERT INTO dagq_edges (dag, dep, task, arrival)
+			SELECT $1, d, $2, $3 FROM unnest($4::text[]) AS d`, t.dag, task, arrival, deps); err != nil {
+			return err
+		}
+	}
+	if _, err := t.tx.Exec(t.ctx, `UPDATE dagq_dags SET ord_first = $2, ord_last = $3, arrivals = $4 WHERE dag = $1`,
+		t.dag, first, last, arrival); err != nil {
+		return err
+	}
+	e := core.Event{Kind: core.EventSubmitted, Task: task, To: to, Deps: deps}
+	if to == core.Blocked {
+		e.Root, e.Reason = root, "blocked by "+root
+	}
+	t.emit(e)
+	if to == core.Blocked {
+		n, err := t.blockWave(task, root)
+		if err != nil {
+			return err
+		}
+		if err := t.addBlocks(root, n+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reject refuses a submit: its EventRejected is delivered, and nothing
+// changes.
+func (t *txn) reject(task string, deps []string, err error) error {
+	e := core.Event{Kind: core.EventRejected, Task: task, Reason: err.Error(), Deps: dedupe(deps)}
+	if c, ok := err.(*core.CycleError); ok {
+		e.Path = c.Path
+	}
+	if t.d == nil {
+		t.now = t.clock(t.storedNow())
+	}
+	t.emit(e)
+	return refusal{err}
+}
+
+// storedNow reads the DAG's virtual time for an operation that did not
+// load its row; 0 if it cannot.
+func (t *txn) storedNow() (now time.Duration) {
+	if t.db.clock != nil {
+		return 0
+	}
+	var n int64
+	if err := t.tx.QueryRow(t.ctx, "SELECT now FROM dagq_dags WHERE dag = $1", t.dag).Scan(&n); err != nil {
+		return 0
+	}
+	return time.Duration(n)
+}
+
+// dedupe returns names without repeats, first occurrence kept.
+func dedupe(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	out := make([]string, 0, len(names))
+	for _, s := range names {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
