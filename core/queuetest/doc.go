@@ -68,6 +68,6 @@
 // 60 with -short; ManyTimers' 640 and LongLine's 1,500 or so, a third of
 // that with -short): modest for a queue whose Open
 // costs tens of milliseconds. Each operation costs one Status per name
-// the sequence uses (at most a dozen), one ReadyTasks, one DeadLetters and
+// the sequence uses (at most 16), one ReadyTasks, one DeadLetters and
 // one Now; a refused one, the same again.
 package queuetest

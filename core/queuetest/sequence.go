@@ -169,6 +169,10 @@ type generator struct {
 	lastCycle *op // the last submit that closed a cycle, until fixed
 }
 
+// maxPool is the most names a sequence uses: each costs a Status per
+// operation.
+const maxPool = 16
+
 var failMessages = []string{"boom", "HTTP 503", "timeout: 30s"}
 
 func (g *generator) next() op {
@@ -189,7 +193,14 @@ func (g *generator) next() op {
 		}
 		return g.advance()
 	}
-	switch n := r.IntN(100); {
+	n := r.IntN(100)
+	if n < 35 && len(g.pool) == maxPool && len(m.tasks) == maxPool && r.IntN(4) != 0 {
+		n = 35 + r.IntN(65) // every name is a task: anything but a submit, mostly
+	}
+	if n >= 60 && n < 90 && len(m.inState(core.Running)) == 0 && r.IntN(4) != 0 {
+		n = 40 // nothing is RUNNING: a hand-out, mostly, rather than a refusal
+	}
+	switch {
 	case n < 35:
 		return g.submit()
 	case n < 60:
@@ -217,10 +228,14 @@ func (g *generator) advance() op {
 	r, now := g.r, g.p.ref.m.now
 	at, ok := g.p.refQ.NextTimer()
 	switch n := r.IntN(100); {
-	case n < 30 && ok:
-		return op{kind: opAdvance, dur: at - now}
-	case n < 40 && ok:
-		return op{kind: opAdvance, dur: at - now - 1}
+	case n < 30:
+		if ok {
+			return op{kind: opAdvance, dur: at - now}
+		}
+	case n < 40:
+		if ok {
+			return op{kind: opAdvance, dur: at - now - 1}
+		}
 	case n < 44:
 		return op{kind: opAdvance, dur: -time.Second}
 	case n < 50:
@@ -236,10 +251,17 @@ func (g *generator) advance() op {
 func (g *generator) submit() op {
 	r, m := g.r, g.p.ref.m
 	t := g.any()
-	if fresh := slices.DeleteFunc(slices.Clone(g.pool), m.isTask); len(fresh) > 0 && r.IntN(4) != 0 {
+	fresh := slices.DeleteFunc(slices.Clone(g.pool), m.isTask)
+	if len(fresh) == 0 && len(g.pool) < maxPool {
+		// Every name is a task: a new name, so that a long sequence keeps
+		// submitting rather than being refused as a duplicate.
+		g.pool = poolNames(len(g.pool) + 1)
+		fresh = g.pool[len(g.pool)-1:]
+	}
+	if len(fresh) > 0 && r.IntN(4) != 0 {
 		t = fresh[r.IntN(len(fresh))]
 	}
-	if r.IntN(60) == 0 {
+	if r.IntN(100) == 0 {
 		t = ""
 	}
 	waiters := m.waitersOf(t)
@@ -250,7 +272,7 @@ func (g *generator) submit() op {
 			deps = append(deps, t)
 		case n < 25 && len(waiters) > 0:
 			deps = append(deps, waiters[r.IntN(len(waiters))])
-		case n < 27:
+		case n < 26:
 			deps = append(deps, "")
 		case n < 35 && len(deps) > 0:
 			deps = append(deps, deps[r.IntN(len(deps))])
