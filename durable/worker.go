@@ -1,0 +1,416 @@
+package durable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dagq/dagq/core"
+)
+
+// Task is what a [Handler] is given: the task handed out, by its DAG and
+// name, with its lease.
+type Task struct {
+	// DAG and Name name the task.
+	DAG, Name string
+	// Attempt is 1 on the first run, 2 on the first retry, and so on.
+	Attempt int
+	// Lease is the lease the worker holds for it: the worker heartbeats it
+	// while the handler runs and settles it with the handler's result.
+	Lease Lease
+}
+
+// Handler runs one task. Returning nil completes it; an error fails it
+// (a retry while attempts are left, else DEAD in the dead-letter queue), and
+// an error wrapped in core.Permanent sends it to the dead-letter queue at
+// once. ctx is cancelled when the worker loses the lease (a heartbeat was
+// refused: the task has been failed, and another worker may run it) or when
+// the worker's shutdown grace runs out; its cause ([context.Cause]) says
+// which.
+type Handler func(ctx context.Context, t Task) error
+
+// ErrLeaseLost is the cause of a handler's context when its lease is no
+// longer current: a heartbeat was refused, or the deadline passed.
+var ErrLeaseLost = errors.New("durable: the lease was lost")
+
+// ErrWorkerStopped is the error a task is failed with when the worker shut
+// down and its handler had not returned within the grace period: the task
+// goes back to the line (or waits out its backoff) for another worker, and
+// that attempt counts, as a lease that expired does.
+var ErrWorkerStopped = errors.New("durable: the worker stopped before the handler returned")
+
+// WorkerOptions configures a [Worker]; the zero value is usable.
+type WorkerOptions struct {
+	// Workers is how many handlers run at once, each on a goroutine of its
+	// own; default 1.
+	Workers int
+	// Batch is the most tasks one fetch takes (fewer when fewer handlers
+	// are free); default Workers, at most 1,000.
+	Batch int
+	// FetchCooldown is the least time between two fetches while tasks keep
+	// coming, so that handlers freed meanwhile are filled by one fetch;
+	// default 1 ms.
+	FetchCooldown time.Duration
+	// Poll is how often an idle worker looks for tasks without being woken
+	// by a notification, and how often it runs the maintenance pass
+	// ([DB.Tick]: expired leases, due retries); default 1 s.
+	Poll time.Duration
+	// Heartbeat is how often a lease is renewed while its handler runs;
+	// default a third of the time the lease had left when it was handed
+	// out. Leases that never expire are not renewed.
+	Heartbeat time.Duration
+	// Grace is how long Run waits, once its context is done, for running
+	// handlers to return; then it cancels their contexts and fails their
+	// tasks with ErrWorkerStopped so that others can take them. Default
+	// 10 s.
+	Grace time.Duration
+	// Clock is the DB's clock, which lease deadlines are on; default
+	// [WallClock].
+	Clock Clock
+	// OnError hears of what the worker cannot return: a fetch, heartbeat
+	// or settlement that failed, a completion the queue refused. Default:
+	// logged with slog at level Warn.
+	OnError func(error)
+}
+
+// WorkerStats counts what a [Worker] did.
+type WorkerStats struct {
+	// Fetched is how many tasks it was handed out.
+	Fetched int64
+	// Completed and Failed are the handler results the queue accepted.
+	Completed, Failed int64
+	// Refused are the results the queue refused: the lease had expired,
+	// or been superseded, by the time the handler returned.
+	Refused int64
+	// Released are the tasks failed with ErrWorkerStopped at shutdown.
+	Released int64
+}
+
+// Worker runs a [Handler] on the tasks of every DAG of a [DB]: one fetch
+// loop hands tasks to up to Workers handler goroutines.
+//
+// The fetch loop asks for as many tasks as there are free handlers (at
+// most Batch) in one statement ([DB.NextBatch], SKIP LOCKED, so workers in
+// many processes never wait for one another). When it gets fewer than it
+// asked for, the queue has nothing more READY, and the loop sleeps until a
+// notification on [ReadyChannel] wakes it, or Poll passes (also running
+// the maintenance pass, [DB.Tick]). While a handler runs its lease is
+// renewed every Heartbeat; its result settles the lease with [DB.Complete]
+// or [DB.Fail], retried while the database cannot be reached (fencing by
+// lease id and attempt makes a retry safe: one that already committed is
+// refused).
+//
+// Shutdown (Run's context done) is graceful: the loop stops fetching,
+// running handlers have Grace to return, and the tasks of those that have
+// not are failed with ErrWorkerStopped and their contexts cancelled.
+type Worker struct {
+	db      *DB
+	handler Handler
+	opts    WorkerOptions
+	stats   struct{ fetched, completed, failed, refused, released atomic.Int64 }
+}
+
+// NewWorker returns a worker that runs handler on db's tasks; start it with
+// Run.
+func NewWorker(db *DB, handler Handler, opts WorkerOptions) *Worker {
+	if opts.Workers <= 0 {
+		opts.Workers = 1
+	}
+	if opts.Batch <= 0 {
+		opts.Batch = min(opts.Workers, 1000)
+	}
+	if opts.FetchCooldown <= 0 {
+		opts.FetchCooldown = time.Millisecond
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = time.Second
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = 10 * time.Second
+	}
+	if opts.Clock == nil {
+		opts.Clock = WallClock
+	}
+	if opts.OnError == nil {
+		opts.OnError = func(err error) { slog.Warn("dagq worker", "err", err) }
+	}
+	return &Worker{db: db, handler: handler, opts: opts}
+}
+
+// Stats returns what the worker has done so far.
+func (w *Worker) Stats() WorkerStats {
+	return WorkerStats{
+		Fetched:   w.stats.fetched.Load(),
+		Completed: w.stats.completed.Load(),
+		Failed:    w.stats.failed.Load(),
+		Refused:   w.stats.refused.Load(),
+		Released:  w.stats.released.Load(),
+	}
+}
+
+// inHand is one task in a handler's hands.
+type inHand struct {
+	task   Task
+	cancel context.CancelCauseFunc
+	// settled is set by whoever settles the lease first: the handler's
+	// result, or the release at shutdown.
+	settled atomic.Bool
+}
+
+// Run fetches and runs tasks until ctx is done, then shuts down gracefully
+// (see [Worker]) and returns nil. It returns at once with an error only if
+// the worker cannot start. A Worker runs once.
+func (w *Worker) Run(ctx context.Context) error {
+	if w.handler == nil {
+		return errors.New("durable: a worker needs a handler")
+	}
+	// Handlers, heartbeats and settlements outlive ctx: they end with the
+	// grace period, not with the fetch loop.
+	life, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+
+	l := newListener(w.db.pool)
+	listening := make(chan struct{})
+	go func() {
+		defer close(listening)
+		l.run(life, w.opts.OnError)
+	}()
+	defer func() { stop(); <-listening }()
+
+	var (
+		mu      sync.Mutex
+		active  = map[uint64]*inHand{}
+		wg      sync.WaitGroup
+		freed   = make(chan struct{}, 1)
+		free    = w.opts.Workers
+		lastErr time.Duration
+	)
+	release := func(r *inHand) {
+		mu.Lock()
+		delete(active, r.task.Lease.ID)
+		free++
+		mu.Unlock()
+		select {
+		case freed <- struct{}{}:
+		default:
+		}
+	}
+
+	poll := time.NewTicker(w.opts.Poll)
+	defer poll.Stop()
+	w.tick(ctx)
+	for ctx.Err() == nil {
+		mu.Lock()
+		n := min(free, w.opts.Batch)
+		mu.Unlock()
+		if n == 0 {
+			select {
+			case <-ctx.Done():
+			case <-freed:
+			}
+			continue
+		}
+		fetchedAt := time.Now()
+		leases, err := w.db.NextBatch(ctx, n)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			w.opts.OnError(fmt.Errorf("durable: worker: fetch: %w", err))
+			lastErr = min(max(2*lastErr, 10*time.Millisecond), w.opts.Poll)
+			select {
+			case <-ctx.Done():
+			case <-time.After(lastErr):
+			}
+			continue
+		}
+		lastErr = 0
+		w.stats.fetched.Add(int64(len(leases)))
+		for _, lease := range leases {
+			hctx, cancel := context.WithCancelCause(life)
+			r := &inHand{task: Task{DAG: lease.DAG, Name: lease.Task, Attempt: lease.Attempt, Lease: lease}, cancel: cancel}
+			mu.Lock()
+			active[lease.ID] = r
+			free--
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer release(r)
+				w.handle(hctx, life, r)
+			}()
+		}
+		if len(leases) < n {
+			// Nothing more READY: sleep until told, or the poll.
+			select {
+			case <-ctx.Done():
+			case <-l.wake:
+			case <-poll.C:
+				w.tick(ctx)
+			}
+			continue
+		}
+		// Tasks keep coming: wait for a free handler, at most once per
+		// cooldown.
+		if d := w.opts.FetchCooldown - time.Since(fetchedAt); d > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(d):
+			}
+		}
+		select {
+		case <-poll.C:
+			w.tick(ctx)
+		default:
+		}
+	}
+
+	// Shutdown: no more fetching; the handlers have Grace to return.
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-time.After(w.opts.Grace):
+	}
+	mu.Lock()
+	left := make([]*inHand, 0, len(active))
+	for _, r := range active {
+		left = append(left, r)
+	}
+	mu.Unlock()
+	for _, r := range left {
+		r.cancel(ErrWorkerStopped)
+		if !r.settled.CompareAndSwap(false, true) {
+			continue
+		}
+		if w.settle(life, r, func(ctx context.Context) error {
+			_, err := w.db.Fail(ctx, r.task.Lease, ErrWorkerStopped)
+			return err
+		}) {
+			w.stats.released.Add(1)
+		}
+	}
+	return nil
+}
+
+// tick runs the maintenance pass: expired leases and due retries.
+func (w *Worker) tick(ctx context.Context) {
+	if _, err := w.db.Tick(ctx); err != nil && ctx.Err() == nil {
+		w.opts.OnError(fmt.Errorf("durable: worker: tick: %w", err))
+	}
+}
+
+// handle runs the handler on r's task, heartbeating while it runs, and
+// settles the lease with its result.
+func (w *Worker) handle(hctx, life context.Context, r *inHand) {
+	defer r.cancel(nil)
+	beat := w.heartbeat(hctx, r)
+	err := w.run(hctx, r.task)
+	beat()
+	if !r.settled.CompareAndSwap(false, true) {
+		return // released at shutdown
+	}
+	if err == nil {
+		if w.settle(life, r, func(ctx context.Context) error { return w.db.Complete(ctx, r.task.Lease) }) {
+			w.stats.completed.Add(1)
+		}
+		return
+	}
+	if w.settle(life, r, func(ctx context.Context) error {
+		_, e := w.db.Fail(ctx, r.task.Lease, err)
+		return e
+	}) {
+		w.stats.failed.Add(1)
+	}
+}
+
+// run calls the handler, turning a panic into a failure.
+func (w *Worker) run(ctx context.Context, t Task) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("durable: the handler panicked: %v", p)
+		}
+	}()
+	return w.handler(ctx, t)
+}
+
+// settle runs a completion or failure of r's lease, again while the
+// database cannot be reached (10 ms, doubling up to a second) until it is
+// accepted or refused, or life ends, and reports whether the queue accepted
+// it. A refusal is counted and reported. A retry is safe: if an earlier try
+// committed after all, the lease is no longer current and the retry is
+// refused.
+func (w *Worker) settle(life context.Context, r *inHand, op func(context.Context) error) bool {
+	wait := 10 * time.Millisecond
+	for {
+		err := op(life)
+		if err == nil {
+			return true
+		}
+		var te *core.TaskError
+		if errors.As(err, &te) {
+			w.stats.refused.Add(1)
+			w.opts.OnError(fmt.Errorf("durable: worker: %s@%d: %w", r.task.Name, r.task.Attempt, err))
+			return false
+		}
+		w.opts.OnError(fmt.Errorf("durable: worker: %s@%d: %w", r.task.Name, r.task.Attempt, err))
+		select {
+		case <-life.Done():
+			return false
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Second)
+	}
+}
+
+// heartbeat renews r's lease while its handler runs, and cancels the
+// handler's context with ErrLeaseLost when the queue refuses a renewal. It
+// returns the function that stops it.
+func (w *Worker) heartbeat(hctx context.Context, r *inHand) (stop func()) {
+	deadline := r.task.Lease.Deadline
+	if deadline == 0 {
+		return func() {}
+	}
+	every := w.opts.Heartbeat
+	if every <= 0 {
+		every = max((deadline-w.opts.Clock())/3, time.Millisecond)
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		lease := r.task.Lease
+		for {
+			select {
+			case <-done:
+				return
+			case <-hctx.Done():
+				return
+			case <-t.C:
+			}
+			next, err := w.db.Heartbeat(hctx, lease)
+			var te *core.TaskError
+			switch {
+			case err == nil:
+				lease = next
+			case errors.As(err, &te):
+				r.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, err))
+				return
+			case hctx.Err() == nil:
+				w.opts.OnError(fmt.Errorf("durable: worker: heartbeat %s@%d: %w", r.task.Name, r.task.Attempt, err))
+				if w.opts.Clock() > lease.Deadline {
+					r.cancel(fmt.Errorf("%w: its deadline passed", ErrLeaseLost))
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
