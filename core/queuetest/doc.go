@@ -27,9 +27,14 @@
 //     completion makes READY in arrival order, the tasks a redrive releases,
 //     decided dependencies before dependents;
 //   - checks the events: each kind's From → To is the state table's, From
-//     is the task's state, all events of an operation share one Op and Op
-//     grows, At is the clock, and an advance fires every timer up to its
-//     end in order of time (ties in the order set), each at its own time;
+//     is the task's state, At is the clock, an advance fires every timer up
+//     to its end in order of time (ties in the order set), each at its own
+//     time; all events of an operation share one Op and Op grows (unless
+//     the implementation leaves Op 0 on every event); and every event
+//     arrives once its operation has finished (for a durable queue: has
+//     committed), all of them before the operation returns: the state of
+//     the event's task, read with Status from inside OnEvent, is its state
+//     after the operation;
 //   - checks the reads against the model and the invariants of DESIGN.md:
 //     no silent hang (1), the root cause of every BLOCKED task (2), the DLQ
 //     exactly the DEAD and BLOCKED tasks in the order they entered (3),
@@ -48,7 +53,7 @@
 // compare: lease ids (each side keeps its own leases, and an operation
 // names a lease by what it is to its task — current, the K-th handed out,
 // the latest of attempt N — so that the two are paired by task and
-// attempt), Event.Op (each queue counts its own operations), Event.Visits
+// attempt), Event.Op (each queue numbers its own operations), Event.Visits
 // and Event.Visited (the cycle check's own work), a cycle's Path when the
 // two name different cycles (each must be a real cycle through the
 // submitted task: first and last element that task, each step an edge),

@@ -98,49 +98,6 @@ var transition = map[core.EventKind][2]core.State{
 	core.EventHeartbeat: {core.Running, core.Running},
 }
 
-// foldOp folds the events of one operation. They must share one Op, later
-// than the last operation's. advancing says the operation was an advance of
-// the clock to target: its events may carry the times of the timers it
-// fired, each in order of time (ties in the order set), and afterwards no
-// timer may be left at or before target. Any other operation's events
-// carry the clock as it is.
-func (m *model) foldOp(evs []core.Event, advancing bool, target time.Duration) error {
-	if len(evs) > 0 {
-		op := evs[0].Op
-		if m.hadOp && op <= m.op {
-			return fmt.Errorf("events carry Op %d, but an earlier operation's carried %d: Op must grow (events: %s)", op, m.op, eventList(evs))
-		}
-		for _, e := range evs {
-			if e.Op != op {
-				return fmt.Errorf("the events of one operation carry Ops %d and %d (events: %s)", op, e.Op, eventList(evs))
-			}
-		}
-		m.op, m.hadOp = op, true
-	}
-	for _, e := range evs {
-		if advancing && (e.Kind == core.EventExpired || e.Kind == core.EventDue) {
-			first, t, ok := m.firstTimer()
-			switch {
-			case !ok || first != e.Task:
-				return fmt.Errorf("invariant 6: %s fired, but the first timer is %q's at %v (events: %s)", e, first, t.at, eventList(evs))
-			case t.at > target:
-				return fmt.Errorf("invariant 6: %s fired at %v, after the advance's end %v (events: %s)", e, t.at, target, eventList(evs))
-			}
-			m.now = t.at
-		}
-		if err := m.fold(e); err != nil {
-			return fmt.Errorf("%v (events: %s)", err, eventList(evs))
-		}
-	}
-	if advancing {
-		if task, t, ok := m.firstTimer(); ok && t.at <= target && target != math.MaxInt64 {
-			return fmt.Errorf("invariant 6: after an advance to %v, %q's timer at %v has not fired (events: %s)", target, task, t.at, eventList(evs))
-		}
-		m.now = target
-	}
-	return nil
-}
-
 // fold applies one event to the model, checking it against the state table
 // and the model's state of its task.
 func (m *model) fold(e core.Event) error {

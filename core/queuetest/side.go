@@ -19,17 +19,50 @@ type side struct {
 
 	mu     sync.Mutex
 	events []core.Event
+	seen   []probe // per event, what Status said of its task while it was delivered
+}
+
+// probe is what a read from inside OnEvent said of an event's task.
+type probe struct {
+	state core.State
+	err   error
+}
+
+// probeTimeout is how long a read from inside OnEvent may take before the
+// suite decides it never returns: the queue delivered the event while the
+// operation still held it.
+const probeTimeout = 10 * time.Second
+
+// deliver is the queue's OnEvent: it keeps the event and reads the state
+// of its task, from inside the callback, to check that the event arrived
+// after its operation had finished (for a durable queue: committed), as
+// core's contract says.
+func (s *side) deliver(e core.Event) {
+	var p probe
+	if s.q != nil && e.Task != "" {
+		done := make(chan core.State, 1)
+		go func() {
+			st, _ := s.q.Status(e.Task)
+			done <- st
+		}()
+		select {
+		case p.state = <-done:
+		case <-time.After(probeTimeout):
+			p.err = fmt.Errorf("OnEvent(%s): Status(%q) from inside the callback did not return in %v: "+
+				"the event was delivered while its operation still held the queue", e, e.Task, probeTimeout)
+		}
+	}
+	s.mu.Lock()
+	s.events = append(s.events, e)
+	s.seen = append(s.seen, p)
+	s.mu.Unlock()
 }
 
 // openSide opens a queue with open under cfg, its events collected for the
 // suite, and checks that it is empty.
 func openSide(t testing.TB, open Open, cfg core.Config) (*side, error) {
 	s := &side{m: newModel(cfg)}
-	cfg.OnEvent = func(e core.Event) {
-		s.mu.Lock()
-		s.events = append(s.events, e)
-		s.mu.Unlock()
-	}
+	cfg.OnEvent = s.deliver
 	q, err := open(t, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open(MaxAttempts %d, LeaseTimeout %v, Backoff %+v, PoisonAfter %d, Strategy %q): %v",
@@ -39,7 +72,7 @@ func openSide(t testing.TB, open Open, cfg core.Config) (*side, error) {
 		return nil, errors.New("open returned a nil Queue and no error")
 	}
 	s.q = q
-	if evs := s.take(); len(evs) > 0 {
+	if evs, _ := s.take(); len(evs) > 0 {
 		return nil, fmt.Errorf("a fresh queue delivered events: %s", eventList(evs))
 	}
 	if err := s.m.check(q); err != nil {
@@ -48,13 +81,14 @@ func openSide(t testing.TB, open Open, cfg core.Config) (*side, error) {
 	return s, nil
 }
 
-// take returns the events delivered since the last take.
-func (s *side) take() []core.Event {
+// take returns the events delivered since the last take, and what was
+// read from inside the callback as each arrived.
+func (s *side) take() ([]core.Event, []probe) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	evs := s.events
-	s.events = nil
-	return evs
+	evs, seen := s.events, s.seen
+	s.events, s.seen = nil, nil
+	return evs, seen
 }
 
 // outcome is what an operation returned and the events it delivered.
@@ -64,6 +98,7 @@ type outcome struct {
 	ok     bool       // Next
 	state  core.State // Fail
 	events []core.Event
+	seen   []probe // per event
 }
 
 // do runs o on the queue. The lease it presents is resolved against this
@@ -90,7 +125,7 @@ func (s *side) do(o op) outcome {
 	case opAdvance:
 		out.err = s.q.Advance(o.dur)
 	}
-	out.events = s.take()
+	out.events, out.seen = s.take()
 	return out
 }
 
@@ -109,6 +144,18 @@ func (s *side) apply(o op) (outcome, error) {
 	out := s.do(o)
 	if err := s.m.verify(o, want, out); err != nil {
 		return out, err
+	}
+	// Delivery: each event arrived when the operation had finished, so the
+	// queue the callback read is the one after it.
+	for i, p := range out.seen {
+		e := out.events[i]
+		if p.err != nil {
+			return out, fmt.Errorf("%s: %v", o, p.err)
+		}
+		if e.Task != "" && p.state != s.m.state[e.Task] {
+			return out, fmt.Errorf("%s: while %q was delivered, Status(%q) said %s, but after the operation it is %s: "+
+				"an event must arrive once its operation has finished", o, e, e.Task, orNone(p.state), orNone(s.m.state[e.Task]))
+		}
 	}
 	if out.err != nil || (o.kind == opNext && !out.ok) {
 		// Invariant 5: a refused operation changes nothing.
