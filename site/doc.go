@@ -10,6 +10,7 @@
 //	POST /api/run?strategy=NAME   run the script in the body; the JSON-lines trace
 //	GET  /svg?scenario=NAME|script=…&step=N|end&animate=1&strategy=NAME
 //	                              the scenario drawn at a step, or animated (image/svg+xml)
+//	GET  /rubric                  what an answer to the interview question covers, level by level (HTML)
 //	GET  /healthz                 "ok"
 //
 // POST /api/run takes the script as text/plain (at most [MaxScript] bytes)

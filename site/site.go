@@ -59,6 +59,7 @@ func New(opt Options) http.Handler {
 	mux.HandleFunc("GET /api/scenarios/{name}", h.scenario)
 	mux.HandleFunc("POST /api/run", h.run)
 	mux.HandleFunc("GET /svg", h.svg)
+	mux.HandleFunc("GET /rubric", h.rubric)
 	mux.HandleFunc("/api/", apiFallback)
 	mux.HandleFunc("/", h.static)
 	// Compress the largest file before anyone asks for it.

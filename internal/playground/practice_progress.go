@@ -1,8 +1,9 @@
 package playground
 
 import (
-	"encoding/json"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // ProgressKey is the key under which the page keeps a learner's
@@ -10,19 +11,23 @@ import (
 const ProgressKey = "dagq.practice"
 
 // Progress is what a learner did, per level, kept by the page in the
-// browser between visits as JSON ([Progress.Encode], [ParseProgress]).
+// browser between visits as JSON ([Progress.Encode], [ParseProgress]):
+//
+//	{"levels":{"L5":{"right":3,"answered":4,"streak":1,"best":2,"missed":{"6":1},"done":["book/diamond-redrive"]}}}
+//
+// where the keys of missed are [Topic] numbers.
 type Progress struct {
-	Levels map[Level]*LevelProgress `json:"levels"`
+	Levels map[Level]*LevelProgress
 }
 
 // LevelProgress is the progress at one level.
 type LevelProgress struct {
-	Right    int           `json:"right"`    // answers right
-	Answered int           `json:"answered"` // answers given
-	Streak   int           `json:"streak"`   // right answers in a row, up to the last
-	Best     int           `json:"best"`     // the longest streak
-	Missed   map[Topic]int `json:"missed"`   // answers wrong, by topic
-	Done     []string      `json:"done"`     // exercises finished, as "set/name", first first
+	Right    int           // answers right
+	Answered int           // answers given
+	Streak   int           // right answers in a row, up to the last
+	Best     int           // the longest streak
+	Missed   map[Topic]int // answers wrong, by topic
+	Done     []string      // exercises finished, as "set/name", first first
 }
 
 // maxDone caps the exercises remembered as finished per level, so that
@@ -35,27 +40,33 @@ const maxDone = 200
 // cannot be (negative, more right than answered) are mended. It never
 // fails.
 func ParseProgress(data string) Progress {
-	var p Progress
-	if err := json.Unmarshal([]byte(data), &p); err != nil {
-		p = Progress{}
-	}
 	clean := Progress{Levels: map[Level]*LevelProgress{}}
-	for l, lp := range p.Levels {
-		if !slices.Contains(Levels(), l) || lp == nil {
+	v, _ := parseJSON(data)
+	root, _ := v.(map[string]any)
+	levels, _ := root["levels"].(map[string]any)
+	for _, l := range Levels() {
+		m, ok := levels[string(l)].(map[string]any)
+		if !ok {
 			continue
 		}
+		lp := &LevelProgress{Right: jsonInt(m, "right"), Answered: jsonInt(m, "answered"),
+			Streak: jsonInt(m, "streak"), Best: jsonInt(m, "best"), Missed: map[Topic]int{}}
 		lp.Answered = max(lp.Answered, 0)
 		lp.Right = min(max(lp.Right, 0), lp.Answered)
 		lp.Streak = min(max(lp.Streak, 0), lp.Right)
 		lp.Best = max(min(lp.Best, lp.Right), lp.Streak)
-		missed := map[Topic]int{}
-		for t, n := range lp.Missed {
-			if slices.Contains(Topics(), t) && n > 0 {
-				missed[t] = n
+		missed, _ := m["missed"].(map[string]any)
+		for _, t := range Topics() {
+			if n := jsonInt(missed, strconv.Itoa(int(t))); n > 0 {
+				lp.Missed[t] = n
 			}
 		}
-		lp.Missed = missed
-		lp.Done = slices.DeleteFunc(lp.Done, func(s string) bool { return s == "" || len(s) > 80 })
+		done, _ := m["done"].([]any)
+		for _, d := range done {
+			if s, ok := d.(string); ok && s != "" && len(s) <= 80 && !slices.Contains(lp.Done, s) {
+				lp.Done = append(lp.Done, s)
+			}
+		}
 		if len(lp.Done) > maxDone {
 			lp.Done = lp.Done[len(lp.Done)-maxDone:]
 		}
@@ -66,8 +77,39 @@ func ParseProgress(data string) Progress {
 
 // Encode writes progress as JSON, for the page to store.
 func (p Progress) Encode() string {
-	data, _ := json.Marshal(p)
-	return string(data)
+	var b strings.Builder
+	b.WriteString(`{"levels":{`)
+	first := true
+	for _, l := range Levels() {
+		lp := p.Levels[l]
+		if lp == nil {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		quoteJSON(&b, string(l))
+		b.WriteString(`:{"right":` + strconv.Itoa(lp.Right) + `,"answered":` + strconv.Itoa(lp.Answered) +
+			`,"streak":` + strconv.Itoa(lp.Streak) + `,"best":` + strconv.Itoa(lp.Best) + `,"missed":{`)
+		sep := ""
+		for _, t := range Topics() {
+			if n := lp.Missed[t]; n > 0 {
+				b.WriteString(sep + `"` + strconv.Itoa(int(t)) + `":` + strconv.Itoa(n))
+				sep = ","
+			}
+		}
+		b.WriteString(`},"done":[`)
+		for i, d := range lp.Done {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			quoteJSON(&b, d)
+		}
+		b.WriteString("]}")
+	}
+	b.WriteString("}}")
+	return b.String()
 }
 
 // Level returns the progress at a level, made empty if there is none.

@@ -1,0 +1,187 @@
+package playground
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dagq/dagq/core"
+)
+
+// Trainer is practice mode as the page shows it: the exercise a link
+// names, practised ([Practice]), the learner's [Progress] updated with
+// every answer, and what the page says about them. The page draws the
+// trainer's session, forwards answers, and stores [Trainer.Stored] in
+// localStorage under [ProgressKey] after each one.
+type Trainer struct {
+	link     PracticeLink
+	p        *Practice
+	progress Progress
+}
+
+// PracticeFrom returns the practice part of an address, and whether it
+// asks for practice mode at all.
+func PracticeFrom(query, fragment string) (PracticeLink, bool) {
+	l, _ := ParseLink(query, fragment)
+	return l.Practice, l.Practice.On()
+}
+
+// NewTrainer starts the exercise a practice link names (seed makes a
+// random one when the link has no seed), with the progress stored before,
+// read tolerantly ([ParseProgress]).
+func NewTrainer(pl PracticeLink, seed uint64, stored string) (*Trainer, error) {
+	if !pl.On() {
+		pl.Level = L4
+	}
+	ex, pl := pl.Resolve(seed)
+	p, err := NewPractice(ex, pl.Interviewer)
+	if err != nil {
+		return nil, err
+	}
+	return &Trainer{link: pl, p: p, progress: ParseProgress(stored)}, nil
+}
+
+// Practice returns the exercise being practised.
+func (t *Trainer) Practice() *Practice { return t.p }
+
+// Link returns the practice link of what is shown.
+func (t *Trainer) Link() PracticeLink { return t.link }
+
+// Address returns the address bar's query for what is shown.
+func (t *Trainer) Address() string { return Link{Practice: t.link}.Query() }
+
+// Progress returns the learner's progress, as stored after the last answer.
+func (t *Trainer) Progress() Progress { return t.progress }
+
+// Stored returns the progress as the page stores it.
+func (t *Trainer) Stored() string { return t.progress.Encode() }
+
+// Answer grades an answer to the current question, plays its step and
+// counts it in the progress (the exercise as finished after its last
+// question). ok is false, and nothing changes, when there is no question
+// waiting for an answer.
+func (t *Trainer) Answer(a Answer) (r Result, ok bool) {
+	q, ok := t.p.Current()
+	if !ok || t.p.graded {
+		return Result{}, false
+	}
+	r, _ = t.p.Answer(a)
+	t.progress.Record(t.link.Level, q, r)
+	if t.p.at == len(t.p.questions)-1 {
+		t.progress.Finish(t.p.ex)
+	}
+	return r, true
+}
+
+// Status returns the line above the question: where the learner is in
+// the exercise, the score and the streak.
+func (t *Trainer) Status() string {
+	right, answered := t.p.Score()
+	n := t.p.Len()
+	at := min(t.p.Index()+1, n)
+	out := "Question " + strconv.Itoa(at) + " of " + strconv.Itoa(n) + " · score " + strconv.Itoa(right) + "/" + strconv.Itoa(answered)
+	if s := t.p.Streak(); s > 1 {
+		out += " · streak " + strconv.Itoa(s)
+	}
+	return out
+}
+
+// LevelStatus returns what the progress says about the level practised:
+// the answers right, the best streak, the exercises done, and the topics
+// missed most.
+func (t *Trainer) LevelStatus() string {
+	l := t.link.Level
+	lp := t.progress.Levels[l]
+	if lp == nil || lp.Answered == 0 {
+		return string(l) + ": no answers yet."
+	}
+	out := string(l) + ": " + strconv.Itoa(lp.Right) + " of " + strconv.Itoa(lp.Answered) + " right, best streak " + strconv.Itoa(lp.Best) +
+		", " + plural(len(lp.Done), "exercise") + " done."
+	if top := t.progress.TopMissed(l); len(top) > 0 {
+		var parts []string
+		for _, tc := range top[:min(3, len(top))] {
+			parts = append(parts, tc.Name+" ("+strconv.Itoa(tc.Count)+")")
+		}
+		out += " Missed most: " + strings.Join(parts, ", ") + "."
+	}
+	return out
+}
+
+// ExerciseChoices returns the written exercises of the level practised,
+// numbered from 1, each with a mark when done before, for a picker.
+func (t *Trainer) ExerciseChoices() []Choice {
+	var out []Choice
+	for i, ex := range Exercises(t.link.Level) {
+		label := strconv.Itoa(i+1) + ". " + ex.Title
+		if t.progress.Finished(ex) {
+			label += " ✓"
+		}
+		out = append(out, Choice{Value: strconv.Itoa(i + 1), Label: label})
+	}
+	return out
+}
+
+// Choice is an option of a picker: its value and what it says.
+type Choice struct {
+	Value, Label string
+}
+
+// FormatAnswer writes an answer for people, as the page shows the right
+// one: "next hands out fetch", "b → READY, c → BLOCKED", "refused: c → a →
+// b → c", "releases b, c; d stays blocked by e".
+func FormatAnswer(q Question, a Answer) string {
+	switch q.Kind {
+	case AskNext:
+		if a.Task == "" {
+			return "next hands out nothing"
+		}
+		return "next hands out " + a.Task
+	case AskChanges:
+		var parts []string
+		for _, t := range q.Tasks {
+			if s, ok := a.Changes[t]; ok && s != q.was[t] {
+				parts = append(parts, t+" → "+string(s))
+			}
+		}
+		if len(parts) == 0 {
+			return "nothing changes"
+		}
+		return strings.Join(parts, ", ")
+	case AskCycle:
+		switch {
+		case !a.Refused:
+			return "accepted: no cycle"
+		case len(a.Path) > 0:
+			return "refused: " + strings.Join(a.Path, " → ")
+		}
+		return "refused"
+	case AskReason, AskTimer:
+		return a.Choice
+	case AskRedrive:
+		var out []string
+		if len(a.Released) > 0 {
+			rel := slices.Clone(a.Released)
+			slices.SortFunc(rel, func(x, y string) int { return slices.Index(q.Tasks, x) - slices.Index(q.Tasks, y) })
+			out = append(out, "releases "+strings.Join(rel, ", "))
+		} else {
+			out = append(out, "releases nothing")
+		}
+		for _, t := range q.Tasks {
+			if r, ok := a.Stay[t]; ok {
+				out = append(out, t+" stays blocked by "+r)
+			}
+		}
+		return strings.Join(out, "; ")
+	}
+	return ""
+}
+
+// Was returns a task's state before the question's step, for an
+// AskChanges question ("" for the task the step submits).
+func (q Question) Was(task string) core.State { return q.was[task] }
+
+// Practise makes the page show a practice's session, so that the drawing,
+// the READY line and the dead-letter queue follow the practice.
+func (p *Page) Practise(pr *Practice) {
+	p.s, p.name, p.undo = pr.Session(), "", nil
+}

@@ -1,0 +1,22 @@
+package site
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/dagq/dagq/internal/playground"
+)
+
+// rubric serves the rubric page: what an answer to the work-queue design
+// question covers, level by level, each point linked to its exercise and
+// scenario (see playground.Rubric).
+func (h *handler) rubric(w http.ResponseWriter, r *http.Request) {
+	var b bytes.Buffer
+	if err := playground.WriteRubric(&b); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(b.Bytes())
+}
