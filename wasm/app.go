@@ -53,6 +53,8 @@ type app struct {
 
 	consoleGroup int // the root-cause group selected in the console, from 1; 0 for none
 
+	pr *practice // practice mode (see practice.go)
+
 	el struct {
 		body, editor, gutter, mark, editorError, run                js.Value
 		picker, strategy, speed, slider, stepLabel, play, pause     js.Value
@@ -149,6 +151,9 @@ func (a *app) stateStyles() {
 // be read is said in a notice and left out.
 func (a *app) loadURL() {
 	a.pause()
+	if a.openPractice() {
+		return
+	}
 	loc := js.Global().Get("location")
 	text, notices, err := a.p.Open(loc.Get("search").String(), loc.Get("hash").String())
 	toggleClass(a.el.body, "embed", a.p.Embedded())
@@ -307,7 +312,7 @@ func (a *app) setAddress() {
 		}
 		loc := js.Global().Get("location")
 		path := loc.Get("pathname").String()
-		if addr := a.p.Address(); addr != a.address {
+		if addr := a.pageAddress(); addr != a.address {
 			a.address = addr
 			js.Global().Get("history").Call("replaceState", nil, "", path+addr)
 		}

@@ -18,6 +18,7 @@ func main() {
 	a.stateStyles()
 	a.wire()
 	a.wireNav()
+	a.wirePractice()
 	a.loadURL()
 	select {}
 }

@@ -1,0 +1,141 @@
+package site_test
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dagq/dagq/core"
+	pg "github.com/dagq/dagq/internal/playground"
+)
+
+// fillAnswer sets the practice form to an answer, as a learner would by
+// clicking and picking.
+func fillAnswer(t *testing.T, ctx context.Context, q pg.Question, a pg.Answer) {
+	t.Helper()
+	js := func(expr string) { eval[bool](t, ctx, "(() => { "+expr+"; return true })()") }
+	quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	pick := func(v string) {
+		js(`document.querySelector('#practice-inputs input[name=choice][value=' + CSS.escape(` + quote(v) + `) + ']').click()`)
+	}
+	setSel := func(task, v string) {
+		js(`const s = document.querySelector('#practice-inputs select[data-task=' + CSS.escape(` + quote(task) + `) + ']'); s.value = ` + quote(v))
+	}
+	switch q.Kind {
+	case pg.AskNext:
+		pick(a.Task)
+	case pg.AskReason, pg.AskTimer:
+		pick(a.Choice)
+	case pg.AskChanges:
+		for task, st := range a.Changes {
+			setSel(task, string(st))
+		}
+	case pg.AskCycle:
+		if a.Refused {
+			pick("refused")
+		} else {
+			pick("accepted")
+		}
+		js(`document.querySelector('#practice-inputs input[name=path]').value = ` + quote(strings.Join(a.Path, " → ")))
+	case pg.AskRedrive:
+		for task, root := range a.Stay {
+			setSel(task, root)
+		}
+	}
+}
+
+// TestPracticeL5ExerciseScoresExplainsAndKeepsProgress answers a whole
+// L5 exercise in the page, some answers left blank (wrong) and the rest
+// right, and checks the score, the explanations, the summary's links, and
+// that the progress survives a reload; then it touches every other
+// control of practice mode.
+func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
+	ctx, base := playground(t)
+	ex, n, _ := pg.FindExercise(pg.L5, "diamond-with-another-dead-root")
+	p, err := pg.NewPractice(ex, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, base, "/?practice=L5&set=book&ex="+strconv.Itoa(n))
+	eval[bool](t, ctx, `(localStorage.removeItem("`+pg.ProgressKey+`"), true)`)
+	waitFor(t, ctx, `document.body.classList.contains("practicing") && !document.querySelector("#practice").hidden`)
+	if got := eval[string](t, ctx, `document.querySelector('#practice-title').textContent`); got != ex.Title {
+		t.Fatalf("practice title %q, want %q", got, ex.Title)
+	}
+
+	right, wrong := 0, 0
+	for i, q := range p.Questions() {
+		waitFor(t, ctx, `document.querySelector('#practice-prompt').textContent === `+strconv.Quote(q.Prompt)+` && !document.querySelector('#practice-check').hidden`)
+		if step := stepShown(t, ctx); step != q.Step-1 {
+			t.Errorf("question %d is asked at step %d, want %d", i, step, q.Step-1)
+		}
+		blank := q.Grade(pg.Answer{Task: "\x00", Choice: "\x00", Changes: map[string]core.State{}})
+		answerWrong := i%3 == 1 && !blank.Correct
+		if answerWrong {
+			wrong++
+		} else {
+			fillAnswer(t, ctx, q, q.Want)
+			right++
+		}
+		click(t, ctx, "#practice-check")
+		waitFor(t, ctx, `!document.querySelector('#practice-result').hidden`)
+		verdict := eval[string](t, ctx, `document.querySelector('#practice-result .verdict').textContent`)
+		why := eval[string](t, ctx, `document.querySelector('#practice-result .why').textContent`)
+		if answerWrong != strings.HasPrefix(verdict, "Not quite") || why != q.Why {
+			t.Errorf("question %d (%s): verdict %q, why %q; want wrong=%v and why %q", i, q.Kind, verdict, why, answerWrong, q.Why)
+		}
+		if step := stepShown(t, ctx); step != q.Step {
+			t.Errorf("question %d graded at step %d, want %d", i, step, q.Step)
+		}
+		click(t, ctx, "#practice-next")
+	}
+	waitFor(t, ctx, `!document.querySelector('#practice-summary').hidden`)
+	want := strconv.Itoa(right) + "/" + strconv.Itoa(right+wrong)
+	if got := eval[string](t, ctx, `document.body.dataset.practiceScore`); got != want {
+		t.Errorf("score %s, want %s", got, want)
+	}
+	if links := eval[int](t, ctx, `document.querySelectorAll('#practice-summary .missed a[href*="#script="]').length`); links != wrong {
+		t.Errorf("the summary links %d missed steps, want %d", links, wrong)
+	}
+
+	// The progress is kept across a reload.
+	open(t, ctx, base, "/?practice=L5&set=book&ex="+strconv.Itoa(n))
+	status := eval[string](t, ctx, `document.querySelector('#practice-level-status').textContent`)
+	if !strings.Contains(status, strconv.Itoa(right)+" of "+strconv.Itoa(right+wrong)+" right") {
+		t.Errorf("after a reload the level says %q", status)
+	}
+	if !strings.Contains(eval[string](t, ctx, `document.querySelector('#practice-exercise').selectedOptions[0].textContent`), "✓") {
+		t.Error("the finished exercise is not marked done")
+	}
+
+	// Every other control: the interviewer view, the level, the exercise,
+	// a random exercise, restart, the rubric link, and the mode switch.
+	click(t, ctx, "#practice-interviewer")
+	waitFor(t, ctx, `location.search.includes("interviewer=1") && !document.querySelector('#practice-probe').hidden`)
+	if probe := eval[string](t, ctx, `document.querySelector('#practice-probe').textContent`); !strings.Contains(probe, "Probe next:") || !strings.Contains(probe, "Answer:") {
+		t.Errorf("interviewer view says %q", probe)
+	}
+	eval[bool](t, ctx, `(s => (s.value = "L6", s.dispatchEvent(new Event("change")), true))(document.querySelector('#practice-level'))`)
+	waitFor(t, ctx, `location.search.includes("practice=L6")`)
+	eval[bool](t, ctx, `(s => (s.value = "3", s.dispatchEvent(new Event("change")), true))(document.querySelector('#practice-exercise'))`)
+	waitFor(t, ctx, `location.search.includes("ex=3")`)
+	click(t, ctx, "#practice-random")
+	waitFor(t, ctx, `location.search.includes("set=random") && location.search.includes("seed=")`)
+	click(t, ctx, "#practice-restart")
+	waitFor(t, ctx, `document.querySelector('#practice-status').textContent.startsWith("Question 1 of")`)
+	if href := eval[string](t, ctx, `document.querySelector('#practice-rubric').getAttribute('href')`); href != "rubric" {
+		t.Errorf("rubric link %q", href)
+	}
+	// Keys do not step past the question.
+	before := stepShown(t, ctx)
+	eval[bool](t, ctx, `(document.body.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true})), true)`)
+	if stepShown(t, ctx) != before {
+		t.Error("→ stepped the timeline while practising")
+	}
+	click(t, ctx, "#mode-watch")
+	waitFor(t, ctx, `!document.body.classList.contains("practicing") && document.querySelector('#practice').hidden`)
+	click(t, ctx, "#mode-practice")
+	waitFor(t, ctx, `document.body.classList.contains("practicing") && location.search.includes("practice=L4")`)
+}
