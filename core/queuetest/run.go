@@ -125,7 +125,11 @@ func runSequences(r runner, open Open) {
 			r.Fatal(report(r, open, seq, err))
 		}
 	}
-	r.Logf("%d sequences, %d operations, in %v", len(seeds), ops, time.Since(start).Round(time.Millisecond))
+	plural := "s"
+	if len(seeds) == 1 {
+		plural = ""
+	}
+	r.Logf("%d sequence%s, %d operations, in %v", len(seeds), plural, ops, time.Since(start).Round(time.Millisecond))
 }
 
 // report shrinks a failing sequence and describes it, with how to run it

@@ -189,3 +189,46 @@ func TestTheSuiteFailsWrongQueues(t *testing.T) {
 		})
 	}
 }
+
+// TestASeedRepeatsItsSequence: a sequence is a function of its seed, so a
+// printed seed replays the very sequence that failed.
+func TestASeedRepeatsItsSequence(t *testing.T) {
+	open := openWrong("")
+	for i := range 3 {
+		seed := sequenceSeed(i)
+		a, err := runSequence(t, open, seed, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := runSequence(t, open, seed, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, y := script(a.cfg, a.ops), script(b.cfg, b.ops); x != y {
+			t.Fatalf("seed %d made two sequences:\n%s\nand\n%s", seed, x, y)
+		}
+		if i > 0 && seed == sequenceSeed(i-1) {
+			t.Fatalf("sequences %d and %d share the seed %d", i-1, i, seed)
+		}
+	}
+}
+
+// TestTheSeedComesFromTheEnvironment: DAGQ_QUEUETEST_SEED replays a
+// sequence where flags cannot be passed, in decimal or hexadecimal, and a
+// value that is no number is an error, not a silent full run.
+func TestTheSeedComesFromTheEnvironment(t *testing.T) {
+	if *seedFlag != 0 {
+		t.Skip("-queuetest.seed is set")
+	}
+	for _, tt := range []struct {
+		env  string
+		want uint64
+		ok   bool
+	}{{"", 0, true}, {"42", 42, true}, {"0x2a", 42, true}, {"forty-two", 0, false}} {
+		t.Setenv(seedEnv, tt.env)
+		got, err := replaySeed()
+		if got != tt.want || (err == nil) != tt.ok {
+			t.Errorf("%s=%q: %d, %v; want %d, ok %v", seedEnv, tt.env, got, err, tt.want, tt.ok)
+		}
+	}
+}
