@@ -19,6 +19,12 @@ type Options struct {
 	// reached (core.Event.Visited), as the playground shows them. It costs
 	// memory as long as the check's visits, per submit.
 	Visited bool
+	// Open, when set, makes the queue the run drives instead of core.New,
+	// from the configuration core.New would get (OnEvent included, which
+	// the queue must call as core's does). wq run --db opens a durable
+	// queue with it. The commands that need a [BulkQueue] are refused, as
+	// a step that is not OK, on a queue that is not one.
+	Open func(core.Config) (Queue, error)
 }
 
 // Step is what one command did.
@@ -79,7 +85,8 @@ func (e *ExpectError) describe() string {
 // Runner runs a script one command at a time against its own queue. The
 // playground steps a script with it and runs the commands users type.
 type Runner struct {
-	q          *core.Queue
+	q          Queue
+	mem        *core.Queue  // q, when it is core's
 	header     *Script      // the settings the queue was made with
 	events     []core.Event // events of the command being run
 	overridden bool         // Options.Strategy replaced the script's
@@ -110,7 +117,7 @@ func NewRunner(s *Script, opt Options) (*Runner, error) {
 	if strategy != "" && !slices.Contains(incremental.Names(), strategy) {
 		return nil, fmt.Errorf("scenario: unknown strategy %s (want %s)", quoted(strategy), orList(incremental.Names()))
 	}
-	q, err := core.New(core.Config{
+	cfg := core.Config{
 		MaxAttempts:  attempts,
 		Strategy:     strategy,
 		OnEvent:      r.record,
@@ -119,11 +126,20 @@ func NewRunner(s *Script, opt Options) (*Runner, error) {
 		Backoff:      s.Backoff,
 		PoisonAfter:  s.PoisonAfter,
 		Alert:        s.Alert,
-	})
+	}
+	if opt.Open != nil {
+		q, err := opt.Open(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("scenario: %w", err)
+		}
+		r.q = q
+		return r, nil
+	}
+	q, err := core.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
-	r.q = q
+	r.q, r.mem = q, q
 	return r, nil
 }
 
@@ -143,9 +159,10 @@ func (r *Runner) record(e core.Event) {
 	}
 }
 
-// Queue returns the queue the runner drives. Changing it other than through
-// Exec leaves the runner's steps without the events of those changes.
-func (r *Runner) Queue() *core.Queue { return r.q }
+// Queue returns the queue the runner drives, when it is core's (nil when
+// Options.Open made it). Changing it other than through Exec leaves the
+// runner's steps without the events of those changes.
+func (r *Runner) Queue() *core.Queue { return r.mem }
 
 // Exec runs one command and returns what it did. A refused operation is a
 // Step with OK false; the queue is unchanged and the run may go on.
@@ -223,16 +240,20 @@ func (r *Runner) Exec(c Command) Step {
 	case OpRedriveMatching, OpRedriveGroup:
 		var sel core.Selector
 		if sel, err = r.selector(c); err == nil {
-			_, err = q.RedriveMatching(sel, c.Rate)
+			_, err = r.bulk().RedriveMatching(sel, c.Rate)
 		}
 	case OpPreview:
 		var sel core.Selector
 		if sel, err = r.selector(c); err == nil {
-			p := q.PreviewRedrive(sel)
+			p := r.bulk().PreviewRedrive(sel)
 			st.Preview = &p
 		}
 	case OpRedriveCancel:
-		err = q.CancelRedrive()
+		if r.bulk() == nil {
+			err = errNoBulk
+		} else {
+			err = r.bulk().CancelRedrive()
+		}
 	case OpDLQ:
 		// Nothing changes: the trace shows the grouped view, folded from
 		// the events.
@@ -264,11 +285,23 @@ func (r *Runner) selector(c Command) (core.Selector, error) {
 	case c.Fingerprint != "":
 		return core.Selector{Fingerprint: c.Fingerprint}, nil
 	}
-	groups := r.q.DeadLetterGroups()
+	if r.bulk() == nil {
+		return core.Selector{}, errNoBulk
+	}
+	groups := r.bulk().DeadLetterGroups()
 	if c.Group < 1 || c.Group > len(groups) {
 		return core.Selector{}, fmt.Errorf("there is no group %d: the dead-letter queue has %s", c.Group, plural(len(groups), "group"))
 	}
 	return core.Selector{Fingerprint: groups[c.Group-1].Fingerprint}, nil
+}
+
+// errNoBulk refuses a bulk redrive command on a queue that cannot do it.
+var errNoBulk = errors.New("this queue does not operate the dead-letter queue in bulk")
+
+// bulk returns the queue as a BulkQueue, or nil.
+func (r *Runner) bulk() BulkQueue {
+	b, _ := r.q.(BulkQueue)
+	return b
 }
 
 // lease returns the lease a command acts with: for attempt 0 the current

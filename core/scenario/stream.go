@@ -37,10 +37,10 @@ func NewStream(src string, opt Options) (*Stream, error) {
 }
 
 // Strategy returns the cycle-check strategy the run uses.
-func (s *Stream) Strategy() string { return s.runner.Queue().Strategy() }
+func (s *Stream) Strategy() string { return s.runner.q.Strategy() }
 
 // Attempts returns the max attempts of the run's queue.
-func (s *Stream) Attempts() int { return s.runner.Queue().MaxAttempts() }
+func (s *Stream) Attempts() int { return s.runner.q.MaxAttempts() }
 
 // Run runs the script's commands in order, writing each step to w in
 // format f as soon as it has run (one Write per step), then the closing
@@ -52,7 +52,7 @@ func (s *Stream) Attempts() int { return s.runner.Queue().MaxAttempts() }
 // ctx is consulted before every command: a deadline, a client that went
 // away or a server shutting down stops the run before its next command.
 func (s *Stream) Run(ctx context.Context, w io.Writer, f Format, lim Limits) error {
-	q := s.runner.Queue()
+	q := s.runner.q
 	form := newFormatter(f, s.lastLine)
 	buf := form.begin(nil, q.Strategy(), q.MaxAttempts())
 	var written int64
