@@ -82,12 +82,19 @@ func Default() (*Server, error) {
 // started, and removes its directory. Call it from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
+	Stop()
+	os.Exit(code)
+}
+
+// Stop stops the server, if this test binary started one, and removes
+// its directory: for a TestMain that does more than [Main] does, after
+// m.Run.
+func Stop() {
 	if shared != nil {
 		if err := shared.close(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 		}
 	}
-	os.Exit(code)
 }
 
 // URL is the connection string of the server's maintenance database
