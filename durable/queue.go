@@ -286,3 +286,34 @@ func (q *Queue) DeadLetters() []core.DeadLetter {
 	}
 	return out
 }
+
+// Lease returns the current lease of a RUNNING task, with its deadline as
+// it stands.
+func (q *Queue) Lease(task string) (core.Lease, bool) {
+	var id, deadline int64
+	var attempt int
+	err := q.db.pool.QueryRow(q.ctx, `SELECT lease, attempts, coalesce(timer_at, 0) FROM dagq_tasks
+		WHERE dag = $1 AND name = $2 AND state = 'RUNNING'`, q.dag, task).Scan(&id, &attempt, &deadline)
+	if err != nil {
+		return core.Lease{}, false
+	}
+	return core.Lease{Task: task, ID: uint64(id), Attempt: attempt, Deadline: time.Duration(deadline)}, true
+}
+
+// MaxAttempts returns the DAG's max attempts.
+func (q *Queue) MaxAttempts() int {
+	var n int
+	if err := q.db.pool.QueryRow(q.ctx, "SELECT max_attempts FROM dagq_dags WHERE dag = $1", q.dag).Scan(&n); err != nil {
+		return 0
+	}
+	return n
+}
+
+// Len returns the number of tasks submitted to the DAG.
+func (q *Queue) Len() int {
+	var n int64
+	if err := q.db.pool.QueryRow(q.ctx, "SELECT arrivals FROM dagq_dags WHERE dag = $1", q.dag).Scan(&n); err != nil {
+		return 0
+	}
+	return int(n)
+}
