@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dagq/dagq/internal/pgtest"
 )
 
 // The attack tests run a real `wq serve`, built from this tree, as its own
@@ -78,6 +80,7 @@ func buildWQ(t *testing.T) string {
 func TestMain(m *testing.M) {
 	loadFromEnv()
 	code := m.Run()
+	pgtest.Stop() // the server the --db tests started, if any
 	if wqBinary.path != "" {
 		os.RemoveAll(filepath.Dir(wqBinary.path))
 	}

@@ -2,6 +2,8 @@
 // retries, a dead-letter queue and cycle checks, driven by a small script.
 //
 //	wq run [--json] [--strategy NAME] FILE|-   run a scenario, print its trace as it runs
+//	wq run --db URL FILE|-                    the same, against the durable queue in Postgres
+//	wq migrate URL                            create or update the durable queue's tables
 //	wq scenarios [NAME]                       list the built-in scenarios, or print one
 //	wq strategies                             list the cycle-check strategies
 //	wq serve [--addr HOST:PORT]               serve the playground (127.0.0.1:8080)

@@ -24,6 +24,10 @@ a dead-letter queue and a cycle check on every submit.
 Usage:
   wq run [--json] [--strategy NAME] [LIMITS] FILE|-   run a scenario (- reads stdin), printing
                                                       each command's result as it runs
+  wq run --db URL [--dag NAME] [--json] FILE|-
+                                 run it against the durable queue in Postgres
+                                 (a new DAG unless --dag names one): the same trace
+  wq migrate URL                 create or update the durable queue's tables
   wq scenarios [NAME]            list the built-in scenarios, or print one's text
   wq strategies                  list the cycle-check strategies, the default marked
   wq svg [--step N|end] [--animate] [--strategy NAME] FILE|-
@@ -75,8 +79,8 @@ Operating the dead-letter queue:
   redrive cancel        stop the redrive in progress
   redrive! fetch        redrive a poisoned task too
 
-Exit status: 0 the run went through; 1 an expect failed (or the server could
-not start); 2 the command line is wrong; 3 the script does not parse; 4
+Exit status: 0 the run went through; 1 an expect failed (or the server or the
+database failed); 2 the command line is wrong; 3 the script does not parse; 4
 reading the script or writing the trace failed; 5 a limit stopped the run.
 
 Try: wq scenarios diamond-redrive | wq run -
@@ -91,6 +95,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "run":
 		return runScript(rest, stdout, stderr)
+	case "migrate":
+		return migrateCmd(rest, stdout)
 	case "scenarios":
 		return scenarios(rest, stdout)
 	case "serve":
@@ -132,6 +138,8 @@ func runScript(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object per command")
 	strategy := fs.String("strategy", "", "cycle-check strategy (overrides the script's)")
+	dbURL := fs.String("db", "", "run against the durable queue in this Postgres database")
+	dag := fs.String("dag", "", "with --db: the DAG to run in (default: a new one)")
 	lim := limitFlags(fs, runLimits)
 	name, err := oneFile(fs, args)
 	if err != nil {
@@ -141,7 +149,21 @@ func runScript(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ioError{err}
 	}
-	stream, err := scenario.NewStream(src, scenario.Options{Strategy: *strategy})
+	opt := scenario.Options{Strategy: *strategy}
+	if *dbURL != "" {
+		if err := checkDB(name, src); err != nil {
+			return err
+		}
+		open, closeDB, err := openDB(context.Background(), *dbURL, *dag)
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		opt.Open = open
+	} else if *dag != "" {
+		return usageError{errors.New("--dag goes with --db")}
+	}
+	stream, err := scenario.NewStream(src, opt)
 	if err != nil {
 		var syntax *scenario.SyntaxError
 		if errors.As(err, &syntax) {
