@@ -52,6 +52,9 @@ var durablePeers = []struct {
 	name string
 	open func(ctx context.Context, b *testing.B, cfg *pgxpool.Config) durablePeer
 }{
+	{"dagq", func(ctx context.Context, b *testing.B, cfg *pgxpool.Config) durablePeer {
+		return newDagqPeer(ctx, b, cfg)
+	}},
 	{"river", func(ctx context.Context, b *testing.B, cfg *pgxpool.Config) durablePeer {
 		return newRiverPeer(ctx, b, cfg)
 	}},
