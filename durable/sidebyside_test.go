@@ -237,7 +237,7 @@ func (p *pair) advance(d time.Duration) {
 // after each one.
 func TestDurableMatchesInMemoryOnRandomOperations(t *testing.T) {
 	db := openDB(t, durable.Options{})
-	runs, ops := 12, 120
+	runs, ops := 6, 150
 	if testing.Short() {
 		runs = 4
 	}
