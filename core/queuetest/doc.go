@@ -68,7 +68,7 @@
 // -queuetest.seed=N (or the environment variable DAGQ_QUEUETEST_SEED=N)
 // runs that sequence alone, and -queuetest.sequences=N sets how many run.
 //
-// Run opens about 90 queues for the table cases and, besides as many
+// Run opens 84 queues for the table cases and, besides as many
 // in-memory references, 32 for the sequences (30 of 200 operations, 8 of
 // 60 with -short; ManyTimers' 640 and LongLine's 1,500 or so, a third of
 // that with -short): modest for a queue whose Open
