@@ -13,10 +13,14 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
+// newURL is a fresh database of the test's own, whose commits survive a
+// crash of the server.
+func newURL(t testing.TB) string { return pgtest.New(t, pgtest.SynchronousCommit) }
+
 // openDB opens a DB on a fresh database of its own for the test.
 func openDB(t testing.TB, opts durable.Options) *durable.DB {
 	t.Helper()
-	db, err := durable.Open(context.Background(), pgtest.New(t), opts)
+	db, err := durable.Open(context.Background(), newURL(t), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
