@@ -287,8 +287,9 @@ func (x stepFacts) next() Question {
 	q.Why = q.Topic.Rule() + " The line was " + nameList(line) + ", so " + x.st.Task + " goes first."
 	// A task at the front after a retry, or a task behind a retry: the
 	// retry rule is what decides.
+	handed := x.handedOut()
 	for _, t := range line {
-		if x.attempts(t) > 0 {
+		if handed[t] {
 			q.Topic = TopicRetry
 			q.Why = TopicRetry.Rule() + " The line was " + nameList(line) + ", so " + x.st.Task + " goes first."
 			break
@@ -297,16 +298,16 @@ func (x stepFacts) next() Question {
 	return q
 }
 
-// attempts returns how many times a task was handed out before the step.
-func (x stepFacts) attempts(task string) int {
-	n := 0
+// handedOut returns the tasks next handed out before the step. The cost
+// is O(k) for step k.
+func (x stepFacts) handedOut() map[string]bool {
+	out := map[string]bool{}
 	for j := 1; j < x.k; j++ {
-		st := x.s.Step(j)
-		if st.Command.Op == scenario.OpNext && st.Task == task {
-			n++
+		if st := x.s.Step(j); st.Command.Op == scenario.OpNext && st.Task != "" {
+			out[st.Task] = true
 		}
 	}
-	return n
+	return out
 }
 
 func (x stepFacts) cycle() Question {
