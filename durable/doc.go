@@ -50,9 +50,12 @@
 // wq run --db use); with one (real workers: [WallClock]) leases and
 // backoff run on it and [DB.Tick] fires what has fallen due.
 //
-// # Not yet
+// # The dead-letter queue
 //
-// The DLQ's bulk operations (grouping, bulk and rate-limited redrive,
-// previews) and the growth alert are core's only for now: [DB.Queue]
-// refuses a Config.Alert.
+// [Queue.DeadLetters] and [Queue.DeadLetterGroups] read the DLQ with core's
+// fields; [Queue.RedriveMatching] redrives a selection all at once, in one
+// transaction, skipping poisoned tasks (Config.PoisonAfter), and
+// [Queue.PreviewRedrive] says what it would do by running it and rolling
+// it back. Not yet: a redrive at a rate (refused with ErrRateNotSupported)
+// and the growth alert ([DB.Queue] refuses a Config.Alert).
 package durable

@@ -38,28 +38,26 @@ func migrateCmd(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// noDB names the commands the durable queue does not run yet, by the
-// script's Op: a script with one of them is refused by wq run --db before
-// anything runs.
-var noDB = map[scenario.Op]bool{
-	scenario.OpAlert:           true,
-	scenario.OpRedriveMatching: true,
-	scenario.OpRedriveGroup:    true,
-	scenario.OpPreview:         true,
-	scenario.OpRedriveCancel:   true,
-}
-
 // checkDB refuses a script that uses a command the durable queue does not
-// do yet, naming the command and its line.
+// do yet, naming the command and its line: alert (the growth alert), and
+// a bulk redrive at a rate (redrive matching … at N/D, redrive group … at
+// N/D), since the durable queue redrives a selection all at once.
 func checkDB(name, src string) error {
 	s, err := scenario.Parse(src)
 	if err != nil {
 		return nil // the run reports it, as without --db
 	}
 	for _, c := range s.Commands {
-		if noDB[c.Op] {
+		what := ""
+		switch {
+		case c.Op == scenario.OpAlert:
+			what = "alert"
+		case (c.Op == scenario.OpRedriveMatching || c.Op == scenario.OpRedriveGroup) && c.Rate != (core.Rate{}):
+			what = c.Op.String() + " at a rate"
+		}
+		if what != "" {
 			return usageError{fmt.Errorf("%s:%d: wq run --db: the durable queue does not do %q yet; run the script without --db",
-				name, c.Line, c.Op.String())}
+				name, c.Line, what)}
 		}
 	}
 	return nil
