@@ -51,9 +51,9 @@ type WorkerOptions struct {
 	// Batch is the most tasks one fetch takes (fewer when fewer handlers
 	// are free); default Workers, at most 1,000.
 	Batch int
-	// FetchCooldown is the least time between two fetches while tasks keep
-	// coming, so that handlers freed meanwhile are filled by one fetch;
-	// default 1 ms.
+	// FetchCooldown is how long, after a fetch, the worker waits for half
+	// a batch of handlers to be free before it fetches for fewer, so that
+	// handlers freed one by one are filled by one fetch; default 1 ms.
 	FetchCooldown time.Duration
 	// Poll is how often an idle worker looks for tasks without being woken
 	// by a notification, and how often it runs the maintenance pass
@@ -99,10 +99,14 @@ type WorkerStats struct {
 // asked for, the queue has nothing more READY, and the loop sleeps until a
 // notification on [ReadyChannel] wakes it, or Poll passes (also running
 // the maintenance pass, [DB.Tick]). While a handler runs its lease is
-// renewed every Heartbeat; its result settles the lease with [DB.Complete]
-// or [DB.Fail], retried while the database cannot be reached (fencing by
-// lease id and attempt makes a retry safe: one that already committed is
-// refused).
+// renewed every Heartbeat. Its result settles the lease: a success is
+// committed by the worker's completer, which gathers the successes that
+// arrive while it commits the last batch into one transaction per DAG
+// (the same rules and events as [DB.Complete] one after another, fenced
+// alike; a lease it cannot match is completed alone, to be told why), and
+// a failure by [DB.Fail]. Both are retried while the database cannot be
+// reached (fencing by lease id and attempt makes a retry safe: one that
+// already committed is refused).
 //
 // Shutdown (Run's context done) is graceful: the loop stops fetching,
 // running handlers have Grace to return, and the tasks of those that have
@@ -156,9 +160,30 @@ func (w *Worker) Stats() WorkerStats {
 type inHand struct {
 	task   Task
 	cancel context.CancelCauseFunc
-	// settled is set by whoever settles the lease first: the handler's
-	// result, or the release at shutdown.
-	settled atomic.Bool
+	// settled is set, under the gate, by whoever settles the lease first:
+	// the handler's result, or the release at shutdown.
+	settled bool
+}
+
+// gate decides who settles a lease, and lets shutdown wait for the
+// settlements under way.
+type gate struct {
+	mu       sync.Mutex
+	closed   bool // shutdown has released what was left: no more claims
+	settling sync.WaitGroup
+}
+
+// claim reports whether the caller settles r; if so it must call
+// g.settling.Done() once it has.
+func (g *gate) claim(r *inHand) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if r.settled || g.closed {
+		return false
+	}
+	r.settled = true
+	g.settling.Add(1)
+	return true
 }
 
 // Run fetches and runs tasks until ctx is done, then shuts down gracefully
@@ -181,6 +206,8 @@ func (w *Worker) Run(ctx context.Context) error {
 	}()
 	defer func() { stop(); <-listening }()
 
+	comp := newCompleter(life, w.db, w.opts.Batch)
+	g := &gate{}
 	var (
 		mu      sync.Mutex
 		active  = map[uint64]*inHand{}
@@ -189,6 +216,11 @@ func (w *Worker) Run(ctx context.Context) error {
 		free    = w.opts.Workers
 		lastErr time.Duration
 	)
+	idle := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return free
+	}
 	release := func(r *inHand) {
 		mu.Lock()
 		delete(active, r.task.Lease.ID)
@@ -203,18 +235,32 @@ func (w *Worker) Run(ctx context.Context) error {
 	poll := time.NewTicker(w.opts.Poll)
 	defer poll.Stop()
 	w.tick(ctx)
+	// Fetch when at least half a batch of handlers is free, or when one is
+	// and the cooldown has passed since the last fetch: one fetch fills
+	// many handlers under load, and a lone handler never waits.
+	enough := max(1, w.opts.Batch/2)
+	var fetchedAt time.Time
 	for ctx.Err() == nil {
-		mu.Lock()
-		n := min(free, w.opts.Batch)
-		mu.Unlock()
-		if n == 0 {
+		for f := idle(); f < enough && ctx.Err() == nil; f = idle() {
+			var cool <-chan time.Time
+			if f > 0 {
+				d := w.opts.FetchCooldown - time.Since(fetchedAt)
+				if d <= 0 {
+					break
+				}
+				cool = time.After(d)
+			}
 			select {
 			case <-ctx.Done():
 			case <-freed:
+			case <-cool:
 			}
-			continue
 		}
-		fetchedAt := time.Now()
+		if ctx.Err() != nil {
+			break
+		}
+		n := min(idle(), w.opts.Batch)
+		fetchedAt = time.Now()
 		leases, err := w.db.NextBatch(ctx, n)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -241,7 +287,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			go func() {
 				defer wg.Done()
 				defer release(r)
-				w.handle(hctx, life, r)
+				w.handle(hctx, life, r, g, comp)
 			}()
 		}
 		if len(leases) < n {
@@ -253,14 +299,6 @@ func (w *Worker) Run(ctx context.Context) error {
 				w.tick(ctx)
 			}
 			continue
-		}
-		// Tasks keep coming: wait for a free handler, at most once per
-		// cooldown.
-		if d := w.opts.FetchCooldown - time.Since(fetchedAt); d > 0 {
-			select {
-			case <-ctx.Done():
-			case <-time.After(d):
-			}
 		}
 		select {
 		case <-poll.C:
@@ -274,27 +312,43 @@ func (w *Worker) Run(ctx context.Context) error {
 	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
-		return nil
 	case <-time.After(w.opts.Grace):
-	}
-	mu.Lock()
-	left := make([]*inHand, 0, len(active))
-	for _, r := range active {
-		left = append(left, r)
-	}
-	mu.Unlock()
-	for _, r := range left {
-		r.cancel(ErrWorkerStopped)
-		if !r.settled.CompareAndSwap(false, true) {
-			continue
+		// What is left is released: failed, for others to take.
+		g.mu.Lock()
+		g.closed = true
+		mu.Lock()
+		var left []*inHand
+		for _, r := range active {
+			if !r.settled {
+				r.settled = true
+				g.settling.Add(1)
+				left = append(left, r)
+			}
 		}
-		if w.settle(life, r, func(ctx context.Context) error {
-			_, err := w.db.Fail(ctx, r.task.Lease, ErrWorkerStopped)
-			return err
-		}) {
-			w.stats.released.Add(1)
+		mu.Unlock()
+		g.mu.Unlock()
+		for _, r := range left {
+			r.cancel(ErrWorkerStopped)
+			if w.settle(life, r, func(ctx context.Context) error {
+				_, err := w.db.Fail(ctx, r.task.Lease, ErrWorkerStopped)
+				return err
+			}) {
+				w.stats.released.Add(1)
+			}
+			g.settling.Done()
+		}
+		// Settlements that could not reach the database within another
+		// grace are given up: the leases expire.
+		settled := make(chan struct{})
+		go func() { g.settling.Wait(); close(settled) }()
+		select {
+		case <-settled:
+		case <-time.After(w.opts.Grace):
+			stop()
+			<-settled
 		}
 	}
+	comp.close()
 	return nil
 }
 
@@ -306,17 +360,19 @@ func (w *Worker) tick(ctx context.Context) {
 }
 
 // handle runs the handler on r's task, heartbeating while it runs, and
-// settles the lease with its result.
-func (w *Worker) handle(hctx, life context.Context, r *inHand) {
+// settles the lease with its result: a success through the completer, in
+// a batch with others, a failure alone.
+func (w *Worker) handle(hctx, life context.Context, r *inHand, g *gate, comp *completer) {
 	defer r.cancel(nil)
 	beat := w.heartbeat(hctx, r)
 	err := w.run(hctx, r.task)
 	beat()
-	if !r.settled.CompareAndSwap(false, true) {
+	if !g.claim(r) {
 		return // released at shutdown
 	}
+	defer g.settling.Done()
 	if err == nil {
-		if w.settle(life, r, func(ctx context.Context) error { return w.db.Complete(ctx, r.task.Lease) }) {
+		if w.settle(life, r, func(ctx context.Context) error { return comp.complete(r.task.Lease) }) {
 			w.stats.completed.Add(1)
 		}
 		return

@@ -1,0 +1,109 @@
+package durable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/internal/pgtest"
+)
+
+// TestCompleteBatchIsCompletesInARow holds completeBatch to what the same
+// completions one after another do: on two copies of a random DAG, each
+// round completes the same running tasks, on one with DB.Complete in
+// order, on the other in one batch (with a stale lease in it, which must be
+// left out and change nothing); states, the READY line and the events must
+// agree after every round.
+func TestCompleteBatchIsCompletesInARow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var events [2][]string
+	db, err := Open(ctx, pgtest.New(t), Options{OnEvent: func(dag string, e core.Event) {
+		i := map[string]int{"row": 0, "batch": 1}[dag]
+		events[i] = append(events[i], fmt.Sprintf("%s %s %s>%s @%d", e.Kind, e.Task, e.From, e.To, e.Attempt))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	var qs [2]*Queue
+	for i, dag := range []string{"row", "batch"} {
+		if qs[i], err = db.Queue(ctx, dag, core.Config{MaxAttempts: 3}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 120
+	perm := rng.Perm(n)
+	for _, i := range perm {
+		var deps []string
+		for range rng.IntN(4) {
+			deps = append(deps, fmt.Sprintf("t%d", rng.IntN(n)))
+		}
+		for _, q := range qs {
+			q.Submit(fmt.Sprintf("t%d", i), deps...) // a cycle is refused on both alike
+		}
+	}
+	for round := 0; ; round++ {
+		var leases [2][]Lease
+		k := 1 + rng.IntN(12)
+		for i, q := range qs {
+			ls, err := q.NextBatch(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range ls {
+				leases[i] = append(leases[i], Lease{DAG: q.DAG(), Lease: l})
+			}
+		}
+		if len(leases[0]) != len(leases[1]) {
+			t.Fatalf("round %d: %d and %d handed out", round, len(leases[0]), len(leases[1]))
+		}
+		if len(leases[0]) == 0 {
+			break
+		}
+		rng.Shuffle(len(leases[0]), func(a, b int) {
+			leases[0][a], leases[0][b] = leases[0][b], leases[0][a]
+			leases[1][a], leases[1][b] = leases[1][b], leases[1][a]
+		})
+		for _, l := range leases[0] {
+			if err := db.Complete(ctx, l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		batch := leases[1]
+		stale := batch[0]
+		stale.ID++ // no lease of this task
+		batch = append(batch, stale)
+		unmatched, err := db.completeBatch(ctx, "batch", batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(unmatched) != 1 || unmatched[0] != stale {
+			t.Fatalf("round %d: unmatched %v, want only the stale lease", round, unmatched)
+		}
+		if err := db.Complete(ctx, stale); !errors.Is(err, core.ErrNotRunning) && !errors.Is(err, core.ErrStaleLease) {
+			t.Fatalf("round %d: the stale lease alone: %v", round, err)
+		}
+		s0, _ := qs[0].States()
+		s1, _ := qs[1].States()
+		if !reflect.DeepEqual(s0, s1) {
+			t.Fatalf("round %d: states differ:\n%v\n%v", round, s0, s1)
+		}
+		if !reflect.DeepEqual(events[0], events[1]) {
+			t.Fatalf("round %d: events differ:\n%v\n%v", round, events[0], events[1])
+		}
+		if r0, r1 := qs[0].ReadyTasks(), qs[1].ReadyTasks(); !reflect.DeepEqual(r0, r1) {
+			t.Fatalf("round %d: READY lines differ:\n%v\n%v", round, r0, r1)
+		}
+	}
+	if len(events[0]) == 0 {
+		t.Fatal("no events")
+	}
+}
