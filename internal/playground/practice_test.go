@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"html"
 	"slices"
 	"strings"
 	"testing"
@@ -175,5 +176,77 @@ func TestRubricLinksExist(t *testing.T) {
 				t.Errorf("the page does not link %s", pt.Exercise)
 			}
 		}
+	}
+}
+
+func TestTrainerNextLinkWalksTheBookThenTheLevels(t *testing.T) {
+	for _, c := range []struct{ from, want string }{
+		{"?practice=L4&ex=1", "?practice=L4&set=book&ex=2"},
+		{"?practice=L4&ex=8", "?practice=L5&set=book&ex=1"},
+		{"?practice=L6&ex=8", "?practice=L4&set=book&ex=1"},
+		{"?practice=L6&seed=41&interviewer=1", "?practice=L6&set=random&seed=42&interviewer=1"},
+	} {
+		pl, _ := PracticeFrom(c.from, "")
+		tr, err := NewTrainer(pl, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (Link{Practice: tr.NextLink()}).Query(); got != c.want {
+			t.Errorf("after %s: %s, want %s", c.from, got, c.want)
+		}
+	}
+}
+
+// TestPracticeMarkupHasAnInputPerChoiceAndTask: the page reads answers
+// back from these inputs, so each question kind must draw what its
+// answer needs.
+func TestPracticeMarkupHasAnInputPerChoiceAndTask(t *testing.T) {
+	seen := map[Kind]bool{}
+	for _, l := range Levels() {
+		for _, ex := range Exercises(l) {
+			p, _ := NewPractice(ex, true)
+			for _, q := range p.Questions() {
+				seen[q.Kind] = true
+				h := q.InputsHTML()
+				radios, selects := strings.Count(h, `type="radio"`), strings.Count(h, "<select ")
+				var want [2]int
+				switch q.Kind {
+				case AskNext:
+					want = [2]int{len(q.Choices) + 1, 0}
+				case AskReason, AskTimer:
+					want = [2]int{len(q.Choices), 0}
+				case AskCycle:
+					want = [2]int{2, 0}
+					if !strings.Contains(h, `name="path"`) {
+						t.Errorf("%s: a cycle question without a path input", ex.Name)
+					}
+				case AskChanges, AskRedrive:
+					want = [2]int{0, len(q.Tasks)}
+				}
+				if [2]int{radios, selects} != want {
+					t.Errorf("%s step %d %s: %d radios, %d selects, want %v", ex.Name, q.Step, q.Kind, radios, selects, want)
+				}
+				right, wrong := q.ResultHTML(q.Grade(q.Want)), q.ResultHTML(Result{Want: q.Want, Why: q.Why})
+				if !strings.Contains(right, "Right.") || !strings.Contains(wrong, "Not quite. The answer: "+html.EscapeString(FormatAnswer(q, q.Want))) {
+					t.Errorf("%s step %d: results %q / %q", ex.Name, q.Step, right, wrong)
+				}
+				if !strings.Contains(q.ProbeHTML(), "Probe next:") {
+					t.Errorf("%s step %d: no probe", ex.Name, q.Step)
+				}
+			}
+		}
+	}
+	if len(seen) != len(Kinds()) {
+		t.Errorf("the exercises ask %d kinds of question, want %d", len(seen), len(Kinds()))
+	}
+	ex, _, _ := FindExercise(L4, "1")
+	p, _ := NewPractice(ex, false)
+	for !p.Done() {
+		p.Answer(Answer{Task: "\x00"})
+		p.Next()
+	}
+	h := p.Summary().HTML()
+	if n := strings.Count(h, `<a href="./#script=`); n != p.Len() {
+		t.Errorf("the summary of an all-wrong exercise links %d steps, want %d", n, p.Len())
 	}
 }

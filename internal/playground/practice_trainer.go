@@ -185,3 +185,24 @@ func (q Question) Was(task string) core.State { return q.was[task] }
 func (p *Page) Practise(pr *Practice) {
 	p.s, p.name, p.undo = pr.Session(), "", nil
 }
+
+// NextLink returns the link of the exercise to do after this one: the
+// next in the book (after the level's last, the next level's first; after
+// L6's last, L4's first), or, after a random one, the random one of the
+// next seed. The interviewer's view stays as it is.
+func (t *Trainer) NextLink() PracticeLink {
+	l := t.link
+	if l.Set == SetRandom {
+		l.Seed++
+		return l
+	}
+	n, _ := strconv.Atoi(l.Exercise)
+	if n < len(Exercises(l.Level)) {
+		l.Exercise = strconv.Itoa(n + 1)
+		return l
+	}
+	levels := Levels()
+	l.Level = levels[(slices.Index(levels, l.Level)+1)%len(levels)]
+	l.Exercise = "1"
+	return l
+}
