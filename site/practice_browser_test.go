@@ -100,6 +100,12 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 		t.Errorf("the summary links %d missed steps, want %d", links, wrong)
 	}
 
+	if eval[bool](t, ctx, `document.querySelector('#practice-done').hidden`) {
+		t.Error("no way on from the summary")
+	}
+	click(t, ctx, "#practice-again")
+	waitFor(t, ctx, `document.querySelector('#practice-status').textContent.startsWith("Question 1 of")`)
+
 	// The progress is kept across a reload.
 	open(t, ctx, base, "/?practice=L5&set=book&ex="+strconv.Itoa(n))
 	status := eval[string](t, ctx, `document.querySelector('#practice-level-status').textContent`)
@@ -134,6 +140,23 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 	if stepShown(t, ctx) != before {
 		t.Error("→ stepped the timeline while practising")
 	}
+	// A short exercise answered right, then on to the next one.
+	short, _, _ := pg.FindExercise(pg.L4, "5")
+	sp, _ := pg.NewPractice(short, false)
+	open(t, ctx, base, "/?practice=L4&ex=5")
+	for _, q := range sp.Questions() {
+		waitFor(t, ctx, `!document.querySelector('#practice-check').hidden`)
+		fillAnswer(t, ctx, q, q.Want)
+		click(t, ctx, "#practice-check")
+		click(t, ctx, "#practice-next")
+	}
+	waitFor(t, ctx, `!document.querySelector('#practice-summary').hidden`)
+	if got, want := eval[string](t, ctx, `document.body.dataset.practiceScore`), strconv.Itoa(sp.Len())+"/"+strconv.Itoa(sp.Len()); got != want {
+		t.Errorf("all right scores %s, want %s", got, want)
+	}
+	click(t, ctx, "#practice-next-exercise")
+	waitFor(t, ctx, `location.search === "?practice=L4&set=book&ex=6"`)
+
 	click(t, ctx, "#mode-watch")
 	waitFor(t, ctx, `!document.body.classList.contains("practicing") && document.querySelector('#practice').hidden`)
 	click(t, ctx, "#mode-practice")

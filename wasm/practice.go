@@ -19,6 +19,7 @@ type practice struct {
 		watch, practise, panel, level, exercise, random, interviewer  js.Value
 		title, goal, status, form, prompt, command, inputs, check     js.Value
 		next, restart, result, probe, summary, levelStatus, questionB js.Value
+		done, nextExercise, again                                     js.Value
 	}
 }
 
@@ -38,6 +39,7 @@ func (a *app) wirePractice() {
 		{&e.check, "practice-check"}, {&e.next, "practice-next"}, {&e.restart, "practice-restart"},
 		{&e.result, "practice-result"}, {&e.probe, "practice-probe"}, {&e.summary, "practice-summary"},
 		{&e.levelStatus, "practice-level-status"}, {&e.questionB, "practice-question"},
+		{&e.done, "practice-done"}, {&e.nextExercise, "practice-next-exercise"}, {&e.again, "practice-again"},
 	} {
 		*p.v = byID(p.id)
 	}
@@ -65,6 +67,8 @@ func (a *app) wirePractice() {
 		a.startPractice(l)
 	})
 	on(e.restart, "click", func(js.Value) { a.startPractice(pr.t.Link()) })
+	on(e.again, "click", func(js.Value) { a.startPractice(pr.t.Link()) })
+	on(e.nextExercise, "click", func(js.Value) { a.startPractice(pr.t.NextLink()) })
 	on(e.form, "submit", func(ev js.Value) {
 		ev.Call("preventDefault")
 		a.answerPractice()
@@ -275,7 +279,7 @@ func (a *app) renderPractice() {
 	r, graded := p.Graded()
 	setHidden(e.questionB, !asking)
 	setHidden(e.summary, asking)
-	clear(e.result)
+	setHidden(e.done, asking)
 	setHidden(e.result, !graded)
 	setHidden(e.probe, !(asking && p.Interviewer()))
 	if asking {
@@ -283,27 +287,16 @@ func (a *app) renderPractice() {
 		setText(e.command, q.Command)
 		setData(e.form, "kind", q.Kind.String())
 		if !graded {
-			pr.drawInputs(q)
+			e.inputs.Set("innerHTML", q.InputsHTML())
 		}
 		toggleClass(e.form, "graded", graded)
 		e.check.Set("disabled", graded)
 		setHidden(e.check, graded)
 		setHidden(e.next, !graded)
 		if graded {
-			verdict := create("p", "verdict")
-			if r.Correct {
-				addClass(e.result, "right")
-				removeClass(e.result, "wrong")
-				setText(verdict, "Right.")
-			} else {
-				addClass(e.result, "wrong")
-				removeClass(e.result, "right")
-				setText(verdict, "Not quite. The answer: "+playground.FormatAnswer(q, r.Want)+".")
-			}
-			appendTo(e.result, verdict)
-			why := create("p", "why")
-			setText(why, r.Why)
-			appendTo(e.result, why)
+			toggleClass(e.result, "right", r.Correct)
+			toggleClass(e.result, "wrong", !r.Correct)
+			e.result.Set("innerHTML", q.ResultHTML(r))
 			if p.Index() == p.Len()-1 {
 				setText(e.next, "See the summary ▸")
 			} else {
@@ -311,150 +304,17 @@ func (a *app) renderPractice() {
 			}
 		}
 		if p.Interviewer() {
-			clear(e.probe)
-			ans := create("p", "")
-			setText(ans, "Answer: "+playground.FormatAnswer(q, q.Want)+".")
-			appendTo(e.probe, ans)
-			probe := create("p", "")
-			setText(probe, "Probe next: "+q.Probe)
-			appendTo(e.probe, probe)
+			e.probe.Set("innerHTML", q.ProbeHTML())
 		}
 		return
 	}
-	pr.drawSummary(p.Summary())
+	e.summary.Set("innerHTML", p.Summary().HTML())
 }
 
 // scoreData is the score as the page's data attribute says it, "right/answered".
 func scoreData(p *playground.Practice) string {
 	right, answered := p.Score()
 	return strconv.Itoa(right) + "/" + strconv.Itoa(answered)
-}
-
-// drawInputs draws the inputs a question's kind asks for.
-func (pr *practice) drawInputs(q playground.Question) {
-	in := pr.el.inputs
-	clear(in)
-	radio := func(value, label string) {
-		l := create("label", "choice")
-		r := create("input", "")
-		setAttr(r, "type", "radio")
-		setAttr(r, "name", "choice")
-		setAttr(r, "value", value)
-		appendTo(l, r)
-		appendTo(l, document.Call("createTextNode", " "+label))
-		appendTo(in, l)
-	}
-	row := func(task, note string, options [][2]string) {
-		l := create("label", "task-row")
-		name := create("span", "task-name")
-		setText(name, task)
-		appendTo(l, name)
-		if note != "" {
-			n := create("span", "muted small")
-			setText(n, note)
-			appendTo(l, n)
-		}
-		sel := create("select", "")
-		setData(sel, "task", task)
-		setAttr(sel, "aria-label", task)
-		for _, o := range options {
-			opt := create("option", "")
-			setAttr(opt, "value", o[0])
-			setText(opt, o[1])
-			appendTo(sel, opt)
-		}
-		appendTo(l, sel)
-		appendTo(in, l)
-	}
-	switch q.Kind {
-	case playground.AskNext:
-		for _, c := range q.Choices {
-			radio(c, c)
-		}
-		radio("", "nothing (no task is READY)")
-	case playground.AskReason, playground.AskTimer:
-		for _, c := range q.Choices {
-			radio(c, c)
-		}
-	case playground.AskChanges:
-		for _, t := range q.Tasks {
-			was := q.Was(t)
-			note := "now " + string(was)
-			if was == "" {
-				note = "arriving"
-			}
-			opts := [][2]string{{"", "no change"}}
-			for _, s := range q.States {
-				if s != was {
-					opts = append(opts, [2]string{string(s), "→ " + string(s)})
-				}
-			}
-			row(t, note, opts)
-		}
-	case playground.AskCycle:
-		radio("accepted", "accepted")
-		radio("refused", "refused")
-		l := create("label", "path")
-		setText(l, "The cycle, if any: ")
-		p := create("input", "")
-		setAttr(p, "name", "path")
-		setAttr(p, "type", "text")
-		setAttr(p, "placeholder", "e.g. c → a → b → c")
-		setAttr(p, "autocomplete", "off")
-		setAttr(p, "spellcheck", "false")
-		appendTo(l, p)
-		appendTo(in, l)
-	case playground.AskRedrive:
-		for _, t := range q.Tasks {
-			opts := [][2]string{{"", "released"}}
-			for _, r := range q.Roots {
-				opts = append(opts, [2]string{r, "stays blocked by " + r})
-			}
-			row(t, "", opts)
-		}
-	}
-}
-
-// drawSummary draws the end of an exercise: the score, the topics missed
-// most, and links back to the steps missed.
-func (pr *practice) drawSummary(s playground.Summary) {
-	el := pr.el.summary
-	clear(el)
-	h := create("h3", "")
-	setText(h, s.Title+": "+strconv.Itoa(s.Right)+" of "+strconv.Itoa(s.Total)+" right ("+strconv.Itoa(s.Percent)+"%)")
-	appendTo(el, h)
-	msg := create("p", "")
-	setText(msg, s.Message)
-	appendTo(el, msg)
-	if len(s.Topics) > 0 {
-		p := create("p", "muted")
-		text := "Missed most: "
-		for i, tc := range s.Topics {
-			if i > 0 {
-				text += ", "
-			}
-			text += tc.Name + " (" + strconv.Itoa(tc.Count) + ")"
-		}
-		setText(p, text)
-		appendTo(el, p)
-	}
-	if len(s.Missed) > 0 {
-		ol := create("ol", "missed")
-		for _, m := range s.Missed {
-			li := create("li", "")
-			a := create("a", "")
-			setAttr(a, "href", "./"+m.Link)
-			setAttr(a, "target", "_blank")
-			setAttr(a, "rel", "noopener")
-			setText(a, "step "+strconv.Itoa(m.Step)+": "+m.Command)
-			appendTo(li, a)
-			why := create("p", "why")
-			setText(why, m.Topic.Name()+" — "+m.Why)
-			appendTo(li, why)
-			appendTo(ol, li)
-		}
-		appendTo(el, ol)
-	}
 }
 
 // focusFirst focuses the first input of an element.
