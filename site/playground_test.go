@@ -237,9 +237,10 @@ func TestSyntaxErrorIsShownAtItsLineAndColumn(t *testing.T) {
 	}
 }
 
-// TestWasmSizeBudget holds main.wasm to 1.6 MB gzipped (a size, not a time).
-// It was 1.5 MB until practice mode (its questions, generator, exercises
-// and page) added about 97 KB gzipped.
+// TestWasmSizeBudget holds main.wasm to 1.65 MB gzipped (a size, not a
+// time), as compress/gzip at its best compression measures it. It was
+// 1.5 MB until practice mode (its questions, generator, exercises, trainer
+// and page) added about 100 KB gzipped.
 func TestWasmSizeBudget(t *testing.T) {
 	playground(t) // builds site/static/main.wasm
 	wasm, err := os.ReadFile("static/main.wasm")
@@ -250,7 +251,7 @@ func TestWasmSizeBudget(t *testing.T) {
 	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	w.Write(wasm)
 	w.Close()
-	const budget = 1_600_000
+	const budget = 1_650_000
 	if gz.Len() > budget {
 		t.Errorf("main.wasm is %d bytes gzipped, over the budget of %d", gz.Len(), budget)
 	}
