@@ -124,6 +124,10 @@ func (p *riverPeer) burn(ctx context.Context, b *testing.B, shape string, n, wor
 		}
 	}
 
+	if _, err := p.pool.Exec(ctx, "ANALYZE river_job"); err != nil {
+		b.Fatal(err)
+	}
+
 	b.StartTimer()
 	start := time.Now()
 	if err := client.Start(ctx); err != nil {

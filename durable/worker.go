@@ -163,6 +163,8 @@ type inHand struct {
 	// settled is set, under the gate, by whoever settles the lease first:
 	// the handler's result, or the release at shutdown.
 	settled bool
+	// released is set, under the worker's lock, once the handler is free.
+	released bool
 }
 
 // gate decides who settles a lease, and lets shutdown wait for the
@@ -221,8 +223,15 @@ func (w *Worker) Run(ctx context.Context) error {
 		defer mu.Unlock()
 		return free
 	}
+	// release frees r's handler, once: as soon as the handler returns, so
+	// that a new task can start while r's result commits.
 	release := func(r *inHand) {
 		mu.Lock()
+		if r.released {
+			mu.Unlock()
+			return
+		}
+		r.released = true
 		delete(active, r.task.Lease.ID)
 		free++
 		mu.Unlock()
@@ -287,7 +296,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			go func() {
 				defer wg.Done()
 				defer release(r)
-				w.handle(hctx, life, r, g, comp)
+				w.handle(hctx, life, r, g, comp, func() { release(r) })
 			}()
 		}
 		if len(leases) < n {
@@ -361,13 +370,16 @@ func (w *Worker) tick(ctx context.Context) {
 
 // handle runs the handler on r's task, heartbeating while it runs, and
 // settles the lease with its result: a success through the completer, in
-// a batch with others, a failure alone.
-func (w *Worker) handle(hctx, life context.Context, r *inHand, g *gate, comp *completer) {
+// a batch with others, a failure alone. The handler is freed for the next
+// task as soon as it returns, before its result commits.
+func (w *Worker) handle(hctx, life context.Context, r *inHand, g *gate, comp *completer, free func()) {
 	defer r.cancel(nil)
 	beat := w.heartbeat(hctx, r)
 	err := w.run(hctx, r.task)
 	beat()
-	if !g.claim(r) {
+	claimed := g.claim(r)
+	free()
+	if !claimed {
 		return // released at shutdown
 	}
 	defer g.settling.Done()
