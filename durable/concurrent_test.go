@@ -18,7 +18,8 @@ import (
 // TestWorkersAndSubmitsAtOnceLoseNothing: two DAGs of random tasks are
 // submitted in shuffled order (dependencies often arriving after the tasks
 // that wait on them) while eight workers take tasks across both DAGs,
-// failing some once, completing the rest. At the end every task SUCCEEDED,
+// failing some once, completing the rest (half of them a batch at a time,
+// with CompleteBatch). At the end every task SUCCEEDED,
 // each completed exactly once, and every stored waiting count equals the
 // count recomputed from the edges.
 func TestWorkersAndSubmitsAtOnceLoseNothing(t *testing.T) {
@@ -92,6 +93,7 @@ func TestWorkersAndSubmitsAtOnceLoseNothing(t *testing.T) {
 					continue
 				}
 				idle = 0
+				var batch []durable.Lease
 				for _, l := range ls {
 					if l.Attempt == 1 && wr.IntN(5) == 0 {
 						if _, err := db.Fail(ctx, l, errors.New("flaky")); err != nil {
@@ -100,8 +102,19 @@ func TestWorkersAndSubmitsAtOnceLoseNothing(t *testing.T) {
 						failures.Add(1)
 						continue
 					}
+					if w%2 == 0 { // half the workers settle their fetch in one batch
+						batch = append(batch, l)
+						continue
+					}
 					if err := db.Complete(ctx, l); err != nil {
 						t.Errorf("complete %s/%s: %v", l.DAG, l.Task, err)
+						continue
+					}
+					done.Add(1)
+				}
+				for i, err := range db.CompleteBatch(ctx, batch) {
+					if err != nil {
+						t.Errorf("complete %s/%s in a batch: %v", batch[i].DAG, batch[i].Task, err)
 						continue
 					}
 					done.Add(1)
@@ -137,5 +150,38 @@ func TestWorkersAndSubmitsAtOnceLoseNothing(t *testing.T) {
 	}
 	if notDone != 0 {
 		t.Fatalf("%d tasks did not succeed", notDone)
+	}
+}
+
+// TestCompleteBatchRefusesOnlyTheStaleLease: a batch with a lease that is
+// no longer current completes the others, in order, and refuses that one
+// as Complete would.
+func TestCompleteBatchRefusesOnlyTheStaleLease(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, durable.Options{})
+	q := openQueue(t, db, core.Config{MaxAttempts: 3})
+	for _, s := range [][]string{{"a"}, {"b"}, {"c"}, {"d", "a", "c"}} {
+		if err := q.Submit(s[0], s[1:]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ls, err := db.NextBatch(ctx, 3)
+	if err != nil || len(ls) != 3 {
+		t.Fatalf("NextBatch: %v %v", ls, err)
+	}
+	if _, err := db.Fail(ctx, ls[1], errors.New("boom")); err != nil { // b: READY again, its lease stale
+		t.Fatal(err)
+	}
+	errs := db.CompleteBatch(ctx, ls)
+	if errs[0] != nil || errs[2] != nil || !errors.Is(errs[1], core.ErrNotRunning) {
+		t.Fatalf("CompleteBatch: %v, want nil, ErrNotRunning, nil", errs)
+	}
+	for task, want := range map[string]core.State{"a": core.Succeeded, "b": core.Ready, "c": core.Succeeded, "d": core.Ready} {
+		if st, _ := q.Status(task); st != want {
+			t.Errorf("%s is %s, want %s", task, st, want)
+		}
+	}
+	if got := q.ReadyTasks(); len(got) != 2 || got[0] != "b" || got[1] != "d" {
+		t.Errorf("READY line %v, want [b d]", got)
 	}
 }

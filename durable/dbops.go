@@ -2,7 +2,6 @@ package durable
 
 import (
 	"context"
-	"time"
 
 	"github.com/dagq/dagq/core"
 )
@@ -12,13 +11,7 @@ import (
 // workers calling it at once take different tasks and never wait for one
 // another. Each lease carries its DAG. Events go to Options.OnEvent.
 func (db *DB) NextBatch(ctx context.Context, n int) ([]Lease, error) {
-	var leases []Lease
-	var times []time.Duration
-	err := db.run(ctx, "", &db.events, nil, func(t *txn) error {
-		var err error
-		leases, times, err = db.next(ctx, t.tx, "", n)
-		return err
-	})
+	leases, times, err := db.next(ctx, "", n)
 	if err == nil && db.onEvent != nil {
 		for i, l := range leases {
 			db.events.send([]core.Event{started(l, times[i])}, db.deliverer(l.DAG))
@@ -29,9 +22,7 @@ func (db *DB) NextBatch(ctx context.Context, n int) ([]Lease, error) {
 
 // Complete completes a lease of any DAG (see [Queue.Complete]).
 func (db *DB) Complete(ctx context.Context, l Lease) error {
-	return db.run(ctx, l.DAG, &db.events, db.deliverer(l.DAG), func(t *txn) error {
-		return t.complete(l.Lease)
-	})
+	return db.complete(ctx, l.DAG, l.Lease, &db.events, db.deliverer(l.DAG))
 }
 
 // Fail fails a lease of any DAG (see [Queue.Fail]).

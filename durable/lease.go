@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"time"
@@ -25,7 +26,24 @@ type Lease struct {
 // so that workers running at once take different tasks and never wait for
 // one another. It returns the leases in READY order, with the time each
 // DAG's clock said.
-func (db *DB) next(ctx context.Context, q pgx.Tx, dag string, n int) ([]Lease, []time.Duration, error) {
+func (db *DB) next(ctx context.Context, dag string, n int) ([]Lease, []time.Duration, error) {
+	for attempt := 0; ; attempt++ {
+		ls, times, err := db.next1(ctx, dag, n)
+		if err != nil && retryable(err) && attempt < 20 {
+			time.Sleep(time.Duration(attempt+1) * time.Millisecond)
+			continue
+		}
+		if err != nil {
+			err = fmt.Errorf("durable: %w", err)
+		}
+		return ls, times, err
+	}
+}
+
+// next1 is one try of next: one statement, on its own (no transaction
+// around it but its own).
+func (db *DB) next1(ctx context.Context, dag string, n int) ([]Lease, []time.Duration, error) {
+	q := db.pool
 	var wall any
 	if db.clock != nil {
 		wall = int64(db.clock())
@@ -193,78 +211,138 @@ func (t *txn) lockOnly() error {
 	return err
 }
 
-// complete marks l's task SUCCEEDED and decrements its dependents' waiting,
-// in one transaction: those left waiting on nothing, and PENDING, become
-// READY in their arrival order. The fast path is one fenced UPDATE and one
-// UPDATE of the dependents; a lease that is not current takes the slow
-// path, which says why.
-func (t *txn) complete(l core.Lease) error {
-	var wall any
-	if t.db.clock != nil {
-		wall = int64(t.db.clock())
+// complete marks l's task SUCCEEDED and decrements its dependents'
+// waiting, in one transaction: those left waiting on nothing, and PENDING,
+// become READY in their arrival order. The fast path is one round trip, a
+// call of dagq_complete (migrations/0003_complete.sql: the fenced UPDATE,
+// the dependents' UPDATE, their places in line); a lease that is not
+// current takes the slow path, a transaction that says why (and expires
+// the lease, on a Clock, if it is past its deadline).
+func (db *DB) complete(ctx context.Context, dag string, l core.Lease, ob *outbox, deliver func(core.Event)) error {
+	for attempt := 0; ; attempt++ {
+		rows, err := db.pool.Query(ctx, completeSQL, dag, l.Task, int64(l.ID), l.Attempt, db.wallNow())
+		if err != nil {
+			return fmt.Errorf("durable: %w", err)
+		}
+		events, err := completedEvents(rows, l)
+		if err != nil {
+			if retryable(err) && attempt < 20 {
+				time.Sleep(time.Duration(attempt+1) * time.Millisecond)
+				continue
+			}
+			return fmt.Errorf("durable: %w", err)
+		}
+		if len(events) > 0 {
+			ob.send(events, deliver)
+			return nil
+		}
+		return db.completeRefused(ctx, dag, l, ob, deliver)
 	}
-	var now int64
-	err := t.tx.QueryRow(t.ctx, `UPDATE dagq_tasks t SET state = 'SUCCEEDED', timer_at = NULL, timer_seq = NULL
-		FROM dagq_dags d
-		WHERE t.dag = $1 AND t.name = $2 AND t.state = 'RUNNING' AND t.lease = $3 AND t.attempts = $4
-			AND d.dag = t.dag AND (t.timer_at IS NULL OR t.timer_at > coalesce($5::bigint, d.now))
-		RETURNING coalesce($5::bigint, d.now)`, t.dag, l.Task, int64(l.ID), l.Attempt, wall).Scan(&now)
-	if err == pgx.ErrNoRows {
-		// Not the current lease, or one past its deadline: say which,
-		// under the DAG's lock in case it must expire.
+}
+
+// completeSQL is the fast path of a Complete.
+const completeSQL = "SELECT at, freed FROM dagq_complete($1, $2, $3, $4, $5)"
+
+// wallNow is the DB's Clock as a statement's argument: nil (the DAG's
+// virtual time) without one.
+func (db *DB) wallNow() any {
+	if db.clock != nil {
+		return int64(db.clock())
+	}
+	return nil
+}
+
+// completedEvents reads what dagq_complete returned for l: its events,
+// none if the lease was not current.
+func completedEvents(rows pgx.Rows, l core.Lease) ([]core.Event, error) {
+	defer rows.Close()
+	var events []core.Event
+	for rows.Next() {
+		var at int64
+		var freed *string
+		if err := rows.Scan(&at, &freed); err != nil {
+			return nil, err
+		}
+		if freed == nil {
+			checkMove(l.Task, core.Running, core.Succeeded)
+			events = append(events, core.Event{Kind: core.EventSucceeded, Task: l.Task, From: core.Running,
+				To: core.Succeeded, Attempt: l.Attempt, At: time.Duration(at)})
+			continue
+		}
+		checkMove(*freed, core.Pending, core.Ready)
+		events = append(events, core.Event{Kind: core.EventReady, Task: *freed, From: core.Pending,
+			To: core.Ready, At: time.Duration(at)})
+	}
+	return events, rows.Err()
+}
+
+// completeRefused is the slow path of a Complete whose lease is not the
+// current, unexpired one: it says why, under the DAG's lock in case the
+// lease must expire (on a Clock, past its deadline).
+func (db *DB) completeRefused(ctx context.Context, dag string, l core.Lease, ob *outbox, deliver func(core.Event)) error {
+	return db.run(ctx, dag, ob, deliver, func(t *txn) error {
 		if err := t.lock(); err != nil {
 			return err
 		}
 		_, expired, err := t.current(l)
 		if err == nil {
-			return errors.New("durable: a current lease the fenced update missed") // cannot happen
+			return errors.New("durable: " + l.Task + ": a current lease the fenced update missed; try again")
 		}
 		return t.settle(expired, err)
+	})
+}
+
+// CompleteBatch completes leases of any DAGs, in order, as Complete would
+// one after the other, in one round trip and one transaction (a pipeline
+// of dagq_complete calls): a worker that settles many tasks at once pays
+// for one commit. It returns one error per lease, nil for those completed;
+// a lease that is not current is refused as Complete refuses it, on its
+// own, after the others have committed.
+func (db *DB) CompleteBatch(ctx context.Context, leases []Lease) []error {
+	errs := make([]error, len(leases))
+	if len(leases) == 0 {
+		return errs
 	}
-	if err != nil {
-		return err
-	}
-	t.now = time.Duration(now)
-	checkMove(l.Task, core.Running, core.Succeeded)
-	t.emit(core.Event{Kind: core.EventSucceeded, Task: l.Task, From: core.Running, To: core.Succeeded, Attempt: l.Attempt})
-	rows, err := t.tx.Query(t.ctx, `UPDATE dagq_tasks t SET waiting = t.waiting - 1,
-			state = CASE WHEN t.waiting = 1 AND t.state = 'PENDING' THEN 'READY' ELSE t.state END
-		FROM dagq_edges e
-		WHERE e.dag = $1 AND e.dep = $2 AND t.dag = $1 AND t.name = e.task
-		RETURNING t.name, t.state, e.arrival`, t.dag, l.Task)
-	if err != nil {
-		return err
-	}
-	type freed struct {
-		name    string
-		arrival int64
-	}
-	var ready []freed
-	for rows.Next() {
-		var f freed
-		var state string
-		if err := rows.Scan(&f.name, &state, &f.arrival); err != nil {
-			return err
+	var events [][]core.Event
+	for attempt := 0; ; attempt++ {
+		b := &pgx.Batch{}
+		for _, l := range leases {
+			b.Queue(completeSQL, l.DAG, l.Task, int64(l.ID), l.Attempt, db.wallNow())
 		}
-		if core.State(state) == core.Ready {
-			ready = append(ready, f)
+		br := db.pool.SendBatch(ctx, b)
+		events = make([][]core.Event, len(leases))
+		var err error
+		for i, l := range leases {
+			rows, qerr := br.Query()
+			if qerr != nil {
+				err = qerr
+				break
+			}
+			if events[i], err = completedEvents(rows, l.Lease); err != nil {
+				break
+			}
 		}
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil && retryable(err) && attempt < 20 {
+			time.Sleep(time.Duration(attempt+1) * time.Millisecond)
+			continue
+		}
+		if err != nil {
+			for i := range errs {
+				errs[i] = fmt.Errorf("durable: %w", err)
+			}
+			return errs
+		}
+		break
 	}
-	if err := rows.Err(); err != nil {
-		return err
+	for i, l := range leases {
+		if len(events[i]) > 0 {
+			db.events.send(events[i], db.deliverer(l.DAG))
+			continue
+		}
+		errs[i] = db.completeRefused(ctx, l.DAG, l.Lease, &db.events, db.deliverer(l.DAG))
 	}
-	if len(ready) == 0 {
-		return nil
-	}
-	slices.SortFunc(ready, func(a, b freed) int { return cmp.Compare(a.arrival, b.arrival) })
-	names := make([]string, len(ready))
-	for i, f := range ready {
-		names[i] = f.name
-		checkMove(f.name, core.Pending, core.Ready)
-		t.emit(core.Event{Kind: core.EventReady, Task: f.name, From: core.Pending, To: core.Ready})
-	}
-	_, err = t.tx.Exec(t.ctx, `WITH s AS MATERIALIZED (`+inLine+`)
-		UPDATE dagq_tasks t SET ready_seq = s.seq FROM s
-		WHERE t.dag = $1 AND t.name = s.n`, t.dag, names)
-	return err
+	return errs
 }

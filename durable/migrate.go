@@ -46,6 +46,11 @@ func Migrations() []Migration {
 		out = append(out, Migration{Version: v, Name: name, SQL: string(b)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	for i := 1; i < len(out); i++ {
+		if out[i].Version == out[i-1].Version {
+			panic(fmt.Sprintf("durable: two migrations of version %d: %s and %s", out[i].Version, out[i-1].Name, out[i].Name))
+		}
+	}
 	return out
 }
 

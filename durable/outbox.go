@@ -13,8 +13,14 @@ import (
 // operations.
 type outbox struct {
 	mu         sync.Mutex
-	waiting    []core.Event
+	waiting    []pending
 	delivering bool
+}
+
+// pending is an event waiting for delivery, with where it goes.
+type pending struct {
+	e       core.Event
+	deliver func(core.Event)
 }
 
 // send queues events and, unless a delivery loop is running, delivers
@@ -24,7 +30,9 @@ func (o *outbox) send(events []core.Event, deliver func(core.Event)) {
 		return
 	}
 	o.mu.Lock()
-	o.waiting = append(o.waiting, events...)
+	for _, e := range events {
+		o.waiting = append(o.waiting, pending{e, deliver})
+	}
 	if o.delivering {
 		o.mu.Unlock()
 		return
@@ -36,10 +44,10 @@ func (o *outbox) send(events []core.Event, deliver func(core.Event)) {
 		o.mu.Unlock()
 	}()
 	for len(o.waiting) > 0 {
-		e := o.waiting[0]
+		p := o.waiting[0]
 		o.waiting = o.waiting[1:]
 		o.mu.Unlock()
-		deliver(e)
+		p.deliver(p.e)
 		o.mu.Lock()
 	}
 	o.mu.Unlock()

@@ -108,23 +108,17 @@ func (q *Queue) Next() (core.Lease, bool) {
 // NextBatch hands out up to n of the DAG's READY tasks, front first, in
 // one statement.
 func (q *Queue) NextBatch(n int) ([]core.Lease, error) {
-	var leases []Lease
-	err := q.run(func(t *txn) error {
-		ls, times, err := q.db.next(t.ctx, t.tx, q.dag, n)
-		if err != nil {
-			return err
-		}
-		leases = ls
-		for i, l := range ls {
-			t.events = append(t.events, started(l, times[i]))
-		}
-		return nil
-	})
-	out := make([]core.Lease, len(leases))
-	for i, l := range leases {
-		out[i] = l.Lease
+	leases, times, err := q.db.next(q.ctx, q.dag, n)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	out := make([]core.Lease, len(leases))
+	events := make([]core.Event, len(leases))
+	for i, l := range leases {
+		out[i], events[i] = l.Lease, started(l, times[i])
+	}
+	q.events.send(events, q.onEvent)
+	return out, nil
 }
 
 // Heartbeat renews the current lease l, as core's Queue.Heartbeat.
@@ -139,10 +133,11 @@ func (q *Queue) Heartbeat(l core.Lease) (core.Lease, error) {
 }
 
 // Complete marks l's task SUCCEEDED, its dependents' decrements in the same
-// transaction, as core's Queue.Complete. Statements: one fenced UPDATE and
-// one of the dependents, plus one to place those it makes READY.
+// transaction, as core's Queue.Complete: one round trip, a call of the
+// function dagq_complete (the fenced UPDATE, the dependents' decrements,
+// the places of those it makes READY).
 func (q *Queue) Complete(l core.Lease) error {
-	return q.run(func(t *txn) error { return t.complete(l) })
+	return q.db.complete(q.ctx, q.dag, l, &q.events, q.onEvent)
 }
 
 // Fail fails l's task with err, as core's Queue.Fail: a retry, a delay or
