@@ -34,10 +34,15 @@ type app struct {
 	namesListed bool              // the find box suggests the tasks of the graph drawn
 	editorTop   float64           // the editor's scrollTop and height, read as a drawing starts
 	editorH     float64
-	address     string     // the address last written
-	addrGen     int        // counts drawings; the address is written once they pause
-	fitFor      [3]float64 // the layout's size and the zoom svgX, svgY were read at
-	svgX        float64    // where the drawing is in the scroller's content
+	gutter      playground.Gutter // the line numbers drawn
+	lines       int               // the editor's lines
+	starts      []int             // where they start, in the script
+	script      string            // the script in the editor
+	viewing     bool              // the script is shown as a view of the lines in sight, until edited (playground.ViewAbove)
+	address     string            // the address last written
+	addrGen     int               // counts drawings; the address is written once they pause
+	fitFor      [3]float64        // the layout's size and the zoom svgX, svgY were read at
+	svgX        float64           // where the drawing is in the scroller's content
 	svgY        float64
 
 	graphOf  *scenario.Session // the session and graph size drawn
@@ -66,7 +71,8 @@ type app struct {
 		shareClose, commandForm, scroller, counts, noticeClose      js.Value
 		crash, crashText, crashDetail, crashClose                   js.Value
 		zoomIn, zoomOut, zoomFit, zoomLabel, find, names            js.Value
-		timeRow, clock, advance, console                            js.Value
+		timeRow, clock, advance, console, view                      js.Value
+		gutterLines, viewLines                                      js.Value
 	}
 }
 
@@ -78,7 +84,7 @@ func newApp() *app {
 		v  *js.Value
 		id string
 	}{
-		{&e.editor, "editor"}, {&e.gutter, "gutter"}, {&e.mark, "editor-mark"}, {&e.editorError, "editor-error"},
+		{&e.editor, "editor"}, {&e.view, "editor-view"}, {&e.gutter, "gutter"}, {&e.mark, "editor-mark"}, {&e.editorError, "editor-error"},
 		{&e.run, "run"}, {&e.picker, "scenario-picker"}, {&e.strategy, "strategy"}, {&e.speed, "speed"},
 		{&e.slider, "step-slider"}, {&e.stepLabel, "step-label"}, {&e.play, "play"}, {&e.pause, "pause"},
 		{&e.first, "step-first"}, {&e.back, "step-back"}, {&e.forward, "step-forward"}, {&e.last, "step-last"},
@@ -97,6 +103,10 @@ func newApp() *app {
 		{&e.crash, "crash"}, {&e.crashText, "crash-text"}, {&e.crashDetail, "crash-detail"}, {&e.crashClose, "crash-close"},
 	} {
 		*p.v = byID(p.id)
+	}
+	for _, p := range []struct{ in, lines *js.Value }{{&e.gutter, &e.gutterLines}, {&e.view, &e.viewLines}} {
+		*p.lines = create("span", "lines")
+		appendTo(*p.in, *p.lines)
 	}
 	a.g = newGraph(byID("graph"))
 	crashed = a.crash
@@ -204,7 +214,8 @@ func (a *app) render(animate bool) {
 	// Read what the page looks like before changing it, so that the
 	// reads cost no layout of their own.
 	view := a.view()
-	a.editorTop, a.editorH = a.el.editor.Get("scrollTop").Float(), a.el.editor.Get("clientHeight").Float()
+	box := a.textBox()
+	a.editorTop, a.editorH = box.Get("scrollTop").Float(), box.Get("clientHeight").Float()
 	var chips map[string]pos
 	if animate {
 		chips = a.chipPositions()
@@ -270,7 +281,8 @@ func (a *app) render(animate bool) {
 	a.renderReady(chips, events)
 	a.renderDLQ()
 	a.renderConsole()
-	a.renderLog(a.shown >= 0 && k == a.shown+1 && a.logOf == s)
+	same := a.shown >= 0 && a.logOf == s && !relaid
+	a.renderLog(same && k == a.shown+1, same && k == a.shown-1)
 	a.logOf = s
 	a.renderVisits()
 	a.renderCounts()
@@ -294,38 +306,42 @@ func (a *app) render(animate bool) {
 	if !a.drawn {
 		a.drawn = true
 		setHidden(a.el.boot, true)
-		setData(a.el.body, "firstDrawMs", strconv.Itoa(int(now())))
-		setData(a.el.body, "ready", "1")
+		afterPaint(func() {
+			// firstDrawMs is when the first drawing was on screen, from
+			// the start of navigation.
+			setData(a.el.body, "firstDrawMs", strconv.Itoa(int(now())))
+			setData(a.el.body, "ready", "1")
+		})
 	}
 }
 
 // setAddress makes the address bar say what is shown (step, strategy,
-// script), without loading, so that a reload shows the same. While the
-// page steps quickly (playing), it writes once the steps pause for a
-// moment: a shared script's address can be tens of kilobytes.
+// script), without loading, so that a reload shows the same. It writes
+// once the steps pause for a moment (addressPause): a shared script's
+// address can be tens of kilobytes, and writing it costs the browser as
+// much as a step.
 func (a *app) setAddress() {
+	loc := js.Global().Get("location")
+	if a.p.Embedded() {
+		// The embed's link to the full page follows every step at once.
+		a.el.openFull.Set("href", loc.Get("origin").String()+loc.Get("pathname").String()+a.p.FullAddress())
+	}
 	a.addrGen++
 	gen := a.addrGen
-	write := func() {
+	afterAll(addressPause, func() {
 		if gen != a.addrGen {
 			return
 		}
-		loc := js.Global().Get("location")
-		path := loc.Get("pathname").String()
 		if addr := a.pageAddress(); addr != a.address {
 			a.address = addr
-			js.Global().Get("history").Call("replaceState", nil, "", path+addr)
+			js.Global().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+addr)
 		}
-		if a.p.Embedded() {
-			a.el.openFull.Set("href", loc.Get("origin").String()+path+a.p.FullAddress())
-		}
-	}
-	if a.playing {
-		afterAll(300*time.Millisecond, write)
-		return
-	}
-	write()
+	})
 }
+
+// addressPause is how long the steps must pause before the address is
+// written.
+const addressPause = 250 * time.Millisecond
 
 // fit sizes the drawing: at the zoom chosen, or, until one is, as
 // playground.AutoZoom says for the stage. When the size changes, it
@@ -506,32 +522,45 @@ func (a *app) renderReady(old map[string]pos, events []core.Event) {
 	// FLIP, in the next frame, when the page is laid out anyway: put each
 	// chip back where it was, then let it glide.
 	afterFrames(1, func() {
-		var moved []js.Value
+		// Read every chip's place first, then write: a read after a
+		// write would lay the page out again, once per chip.
+		type move struct {
+			li     js.Value
+			dx, dy float64
+		}
+		var moves []move
+		var entered, retriedLis []js.Value
 		for i, li := range items {
 			p, was := old[chips[i].Task]
 			if retried[chips[i].Task] && len(old) > 0 {
 				p, was = front, true
-				addClass(li, "retried")
+				retriedLis = append(retriedLis, li)
 			}
 			if !was {
-				addClass(li, "enter")
+				entered = append(entered, li)
 				continue
 			}
 			r := li.Call("getBoundingClientRect")
-			dx, dy := p.x-r.Get("left").Float(), p.y-r.Get("top").Float()
-			if dx == 0 && dy == 0 {
-				continue
+			if dx, dy := p.x-r.Get("left").Float(), p.y-r.Get("top").Float(); dx != 0 || dy != 0 {
+				moves = append(moves, move{li, dx, dy})
 			}
-			li.Get("style").Set("transform", "translate("+px(dx)+","+px(dy)+")")
-			moved = append(moved, li)
 		}
-		if len(moved) == 0 {
+		for _, li := range entered {
+			addClass(li, "enter")
+		}
+		for _, li := range retriedLis {
+			addClass(li, "retried")
+		}
+		if len(moves) == 0 {
 			return
 		}
+		for _, m := range moves {
+			m.li.Get("style").Set("transform", "translate("+px(m.dx)+","+px(m.dy)+")")
+		}
 		list.Get("offsetWidth") // lay out the chips where they were
-		for _, li := range moved {
-			addClass(li, "glide")
-			li.Get("style").Set("transform", "")
+		for _, m := range moves {
+			addClass(m.li, "glide")
+			m.li.Get("style").Set("transform", "")
 		}
 	})
 }
@@ -577,17 +606,21 @@ func (a *app) renderDLQ() {
 // highlighted and scrolled into view; a line is a button that seeks to its
 // step. One step forward adds that step's lines and drops the earliest;
 // any other move lists the log afresh.
-func (a *app) renderLog(forward bool) {
+func (a *app) renderLog(forward, back bool) {
 	k := a.p.Session().Cursor()
 	list := a.el.log
 	var lines []scenario.LogEntry
 	var more string
-	if forward {
+	remove := 0
+	switch {
+	case forward:
 		lines, more = a.p.LogStep()
 		for _, li := range jsList(list.Call("querySelectorAll", "li.current")) {
 			removeClass(li, "current")
 		}
-	} else {
+	case back:
+		remove, lines, more = a.p.LogBack(list.Get("children").Length())
+	default:
 		lines, more = a.p.Log()
 	}
 	var b strings.Builder
@@ -600,13 +633,23 @@ func (a *app) renderLog(forward bool) {
 		b.WriteString(xmlEscape(shorten(l.Text, 240)))
 		b.WriteString(`</li>`)
 	}
-	if forward {
+	switch {
+	case forward:
 		list.Call("insertAdjacentHTML", "beforeend", b.String())
 		kids := list.Get("children")
 		for n := kids.Length(); n > playground.LogLimit; n-- {
 			kids.Index(0).Call("remove")
 		}
-	} else {
+	case back:
+		kids := list.Get("children")
+		for ; remove > 0; remove-- {
+			kids.Index(kids.Length() - 1).Call("remove")
+		}
+		list.Call("insertAdjacentHTML", "afterbegin", b.String())
+		for _, li := range jsList(list.Call("querySelectorAll", `li[data-step="`+strconv.Itoa(k)+`"]`)) {
+			addClass(li, "current")
+		}
+	default:
 		list.Set("innerHTML", b.String())
 	}
 	setText(a.el.logMore, more)
@@ -655,22 +698,80 @@ const (
 	editorPad  = 8.0
 )
 
-// setEditor puts text in the editor and numbers its lines.
+// setEditor puts text in the editor and numbers its lines. A long script
+// is shown as a view of the lines in sight until someone edits it (see
+// edit).
 func (a *app) setEditor(text string) {
 	a.el.editor.Set("value", text)
-	a.numberLines(text)
+	a.script, a.starts = text, playground.LineStarts(text)
+	a.lines = len(a.starts)
+	a.viewing = a.lines >= playground.ViewAbove && !document.Get("activeElement").Equal(a.el.editor)
+	setHidden(a.el.editor, a.viewing)
+	setHidden(a.el.view, !a.viewing)
+	a.gutter = playground.Gutter{}
+	a.drawGutter(a.editorTop)
 }
 
-// numberLines writes the gutter's line numbers.
-func (a *app) numberLines(text string) {
-	n := strings.Count(text, "\n") + 1
-	var b strings.Builder
-	for i := 1; i <= n; i++ {
-		b.WriteString(strconv.Itoa(i))
-		b.WriteByte('\n')
+// textBox is what shows the script: the editor, or the view of a long
+// script.
+func (a *app) textBox() js.Value {
+	if a.viewing {
+		return a.el.view
 	}
-	setText(a.el.gutter, b.String())
-	a.el.gutter.Set("scrollTop", a.el.editor.Get("scrollTop"))
+	return a.el.editor
+}
+
+// edit turns the view of a long script into the editor, scrolled alike,
+// with the caret at the start of line (1-based).
+func (a *app) edit(line int) {
+	if !a.viewing {
+		return
+	}
+	top := a.el.view.Get("scrollTop")
+	a.viewing = false
+	setHidden(a.el.view, true)
+	ed := a.el.editor
+	setHidden(ed, false)
+	ed.Call("focus")
+	ed.Set("scrollTop", top)
+	off := playground.EditorOffset(a.script, max(line, 1), 1)
+	ed.Call("setSelectionRange", off, off)
+}
+
+// numberLines numbers the lines of text in the gutter, as far as the
+// editor shows them (playground.GutterFor).
+func (a *app) numberLines(text string) {
+	a.lines = strings.Count(text, "\n") + 1
+	a.drawGutter(a.editorTop)
+}
+
+// drawGutter numbers the lines around the editor scrolled to scrollTop,
+// if the ones drawn do not cover them, and scrolls the gutter with it.
+func (a *app) drawGutter(scrollTop float64) {
+	h := a.editorH
+	if h <= 0 {
+		h = 800
+	}
+	g, redraw := playground.GutterFor(a.lines, max(0, scrollTop-editorPad), h, editorLine, a.gutter)
+	gu := a.el.gutter
+	if redraw {
+		a.gutter = g
+		// The lines drawn sit in a block as tall as the whole text: the
+		// space above and below them is the block's padding.
+		setText(a.el.gutterLines, g.Text())
+		place := func(el js.Value) {
+			st := el.Get("style")
+			st.Set("paddingTop", px(g.Above))
+			st.Set("paddingBottom", px(g.Below))
+		}
+		place(a.el.gutterLines)
+		gu.Get("style").Set("minWidth", strconv.Itoa(max(5, g.Digits()+1))+"ch")
+		if a.viewing {
+			setText(a.el.viewLines, g.Lines(a.script, a.starts))
+			place(a.el.viewLines)
+		}
+	}
+	gu.Set("scrollTop", scrollTop)
 }
 
 // markLine marks the line of the step's command in the editor, and
@@ -683,7 +784,7 @@ func (a *app) markLine() {
 		return
 	}
 	line := float64(s.Step(k).Command.Line)
-	ed := a.el.editor
+	ed := a.textBox()
 	st := a.editorTop
 	if !document.Get("activeElement").Equal(ed) {
 		top := editorPad + (line-1)*editorLine
@@ -696,11 +797,13 @@ func (a *app) markLine() {
 	setHidden(a.el.mark, false)
 }
 
-// placeMark moves the line mark with the editor's scrolling.
-func (a *app) placeMark() { a.placeMarkAt(a.el.editor.Get("scrollTop").Float()) }
+// placeMark moves the line mark and the gutter with the editor's
+// scrolling.
+func (a *app) placeMark() { a.placeMarkAt(a.textBox().Get("scrollTop").Float()) }
 
 // placeMarkAt places the line mark for the editor scrolled to scrollTop.
 func (a *app) placeMarkAt(scrollTop float64) {
+	a.drawGutter(scrollTop)
 	s := a.p.Session()
 	k := s.Cursor()
 	if k == 0 {
@@ -709,7 +812,6 @@ func (a *app) placeMarkAt(scrollTop float64) {
 	line := float64(s.Step(k).Command.Line)
 	top := editorPad + (line-1)*editorLine - scrollTop
 	a.el.mark.Get("style").Set("transform", "translateY("+px(top)+")")
-	a.el.gutter.Set("scrollTop", scrollTop)
 }
 
 // showEditorError shows an error of the script ("L:C: message") and
@@ -721,6 +823,7 @@ func (a *app) showEditorError(err error, text string) {
 	if !ok {
 		return
 	}
+	a.edit(sel.Line)
 	ed := a.el.editor
 	ed.Call("focus")
 	ed.Call("setSelectionRange", sel.Start, sel.End)

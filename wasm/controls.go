@@ -78,6 +78,11 @@ func (a *app) wire() {
 	on(e.speed, "change", func(js.Value) {
 		if ms, err := strconv.Atoi(e.speed.Get("value").String()); err == nil {
 			a.speed = time.Duration(ms) * time.Millisecond
+			if a.playing {
+				// Play on at the new pace, from the step shown.
+				a.playGen++
+				a.tick(a.playGen)
+			}
 		}
 	})
 	on(e.follow, "change", func(js.Value) { a.follow = e.follow.Get("checked").Bool() })
@@ -101,6 +106,18 @@ func (a *app) wire() {
 		a.numberLines(text)
 	})
 	on(e.editor, "scroll", func(js.Value) { a.placeMark() })
+	// The view of a long script scrolls as the editor does, and becomes
+	// the editor when clicked (the caret on the line clicked) or focused.
+	on(e.view, "scroll", func(js.Value) { a.placeMark() })
+	on(e.view, "mousedown", func(ev js.Value) {
+		ev.Call("preventDefault")
+		r := e.view.Call("getBoundingClientRect")
+		y := ev.Get("clientY").Float() - r.Get("top").Float() + e.view.Get("scrollTop").Float() - editorPad
+		a.edit(int(y/editorLine) + 1)
+	})
+	on(e.view, "focus", func(js.Value) {
+		a.edit(int(max(0, e.view.Get("scrollTop").Float()-editorPad)/editorLine) + 1)
+	})
 	on(e.scroller, "scroll", func(js.Value) { a.hidePopover() })
 
 	// Acting.
@@ -292,22 +309,28 @@ func (a *app) play() {
 // tick steps forward after a while, unless play was paused since the run
 // of play gen began.
 func (a *app) tick(gen int) {
-	afterAll(a.speed, func() {
+	s := a.p.Session()
+	pace := playground.Pace{Start: clock(), From: s.Cursor(), Interval: a.speed}
+	var frame func()
+	frame = func() {
 		if !a.playing || gen != a.playGen {
 			return
 		}
-		s := a.p.Session()
-		if !s.Forward() {
+		// One drawing a frame, of the step due now: a slow frame skips
+		// steps rather than slowing play down.
+		k := pace.Due(clock(), s.Len())
+		if k != s.Cursor() {
+			animate := pace.Animated() && k == s.Cursor()+1
+			a.p.Seek(k)
+			a.render(animate)
+		}
+		if k == s.Len() {
 			a.pause()
 			return
 		}
-		a.render(true)
-		if s.Cursor() == s.Len() {
-			a.pause()
-			return
-		}
-		a.tick(gen)
-	})
+		afterFrames(1, frame)
+	}
+	afterFrames(1, frame)
 }
 
 func (a *app) pause() {
@@ -364,7 +387,7 @@ func (a *app) act(cmd string) bool {
 	text := a.p.Session().Text()
 	a.setEditor(text)
 	a.describe()
-	ed := a.el.editor
+	ed := a.textBox()
 	ed.Set("scrollTop", ed.Get("scrollHeight"))
 	if out.Notice != "" {
 		a.notify(out.Notice, false)

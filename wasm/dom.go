@@ -106,6 +106,9 @@ func afterAll(d time.Duration, f func()) {
 	time.AfterFunc(d, func() { guard("timer", f) })
 }
 
+// clock returns the time since navigation, as performance.now does.
+func clock() time.Duration { return time.Duration(now() * float64(time.Millisecond)) }
+
 // now returns milliseconds since navigation, as performance.now does.
 func now() float64 { return js.Global().Get("performance").Call("now").Float() }
 
@@ -122,6 +125,12 @@ func afterFrames(n int, f func()) {
 		return nil
 	})
 	js.Global().Call("requestAnimationFrame", cb)
+}
+
+// afterPaint runs f once the page as it is now has been painted: after
+// the next animation frame, in a task of its own.
+func afterPaint(f func()) {
+	afterFrames(1, func() { time.AfterFunc(0, func() { guard("paint", f) }) })
 }
 
 // jsList returns the elements of a NodeList or an HTMLCollection.

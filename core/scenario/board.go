@@ -31,6 +31,9 @@ type Board struct {
 	timers map[string]time.Duration
 	// alerting: the growth alert is raised (Alert, until Cleared).
 	alerting bool
+	// count holds how many tasks are in each state, so that the counts
+	// cost O(1) to read.
+	count map[core.State]int
 }
 
 // boardEntry is an entry of a Board's dead-letter queue.
@@ -73,7 +76,7 @@ func (b *Board) Apply(e core.Event) {
 	if e.Kind == core.EventSubmitted {
 		b.tasks = append(b.tasks, e.Task)
 	}
-	b.states[e.Task] = e.To
+	b.setState(e.Task, e.To)
 	switch e.Kind {
 	case core.EventStarted:
 		b.setTimer(e.Task, e.Deadline)
@@ -114,6 +117,21 @@ func (b *Board) Apply(e core.Event) {
 		}
 	}
 }
+
+// setState sets a task's state and keeps the counts per state.
+func (b *Board) setState(task string, to core.State) {
+	if b.count == nil {
+		b.count = make(map[core.State]int)
+	}
+	if from, ok := b.states[task]; ok {
+		b.count[from]--
+	}
+	b.states[task] = to
+	b.count[to]++
+}
+
+// Count returns how many tasks are in state st. The cost is O(1).
+func (b *Board) Count(st core.State) int { return b.count[st] }
 
 // enterBlocked enters a task that arrived BLOCKED or was blocked, and
 // counts it in its root's blast radius.
@@ -217,6 +235,7 @@ func (b *Board) clone() Board {
 		states: maps.Clone(b.states),
 		ready:  slices.Clone(b.ready[b.head:]),
 		timers: maps.Clone(b.timers),
+		count:  maps.Clone(b.count),
 
 		alerting: b.alerting,
 	}

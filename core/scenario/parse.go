@@ -273,7 +273,9 @@ type token struct {
 //
 // The cost is O(len(src)).
 func Parse(src string) (*Script, error) {
-	s := &Script{}
+	// A command a line at most: counting the lines first spares the
+	// copies of a growing slice of commands.
+	s := &Script{Commands: make([]Command, 0, strings.Count(src, "\n")+1)}
 	p := parser{script: s}
 	n := 0
 	for line := range strings.Lines(src) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/dagq/dagq/core"
@@ -46,6 +47,7 @@ type Session struct {
 	markAt []int   // ascending; markAt[0] is 0
 	since  int     // events recorded since the last mark
 	end    Board   // the board after the last step
+	lines  []int   // lines[k] is the number of log lines of steps 1…k
 }
 
 // Node is a task of a session's graph: its name, what it waits on (as
@@ -94,7 +96,7 @@ func NewSession(text string, opt Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{text: text, opt: opt, runner: r}
+	s := &Session{text: text, opt: opt, runner: r, steps: make([]Step, 0, len(script.Commands))}
 	s.marks, s.markAt = []Board{{}}, []int{0}
 	for _, c := range script.Commands {
 		st := r.Exec(c)
@@ -315,6 +317,10 @@ func (s *Session) State(task string) core.State { return s.board.State(task) }
 // States returns the state of every task submitted by the cursor.
 func (s *Session) States() map[string]core.State { return s.board.States() }
 
+// Count returns how many tasks are in state st at the cursor. The cost is
+// O(1).
+func (s *Session) Count(st core.State) int { return s.board.Count(st) }
+
 // Ready returns the READY line at the cursor, front first.
 func (s *Session) Ready() []string { return s.board.Ready() }
 
@@ -404,28 +410,31 @@ func (s *Session) Visited(k int) []string {
 // with nothing READY, an expect that held). It keeps the last limit lines
 // (all if limit ≤ 0) and says how many earlier ones it left out.
 //
-// The cost is O(lines returned + steps looked at).
+// The cost is O(lines returned + log(steps)), once the steps are counted:
+// O(steps) the first time, and for the steps added since.
 func (s *Session) Log(limit int) (lines []LogEntry, omitted int) {
-	total := 0
-	for k := 1; k <= s.cursor; k++ {
-		total += max(1, len(s.steps[k-1].Events))
+	for k := len(s.lines); k <= len(s.steps); k++ {
+		if k == 0 {
+			s.lines = append(s.lines, 0)
+			continue
+		}
+		s.lines = append(s.lines, s.lines[k-1]+max(1, len(s.steps[k-1].Events)))
 	}
+	total := s.lines[s.cursor]
 	if limit <= 0 || limit > total {
 		limit = total
 	}
 	omitted = total - limit
+	// The first step with a line kept: the last whose lines start at or
+	// before the first line kept.
+	first := sort.Search(s.cursor+1, func(k int) bool { return s.lines[k] > omitted })
 	lines = make([]LogEntry, 0, limit)
-	skip := omitted
-	for k := 1; k <= s.cursor; k++ {
-		st := s.steps[k-1]
-		n := max(1, len(st.Events))
-		if skip >= n {
-			skip -= n
-			continue
+	for k := max(first, 1); k <= s.cursor; k++ {
+		all := s.stepLog(k, s.steps[k-1])
+		if skip := omitted - s.lines[k-1]; skip > 0 {
+			all = all[skip:]
 		}
-		all := s.stepLog(k, st)
-		lines = append(lines, all[skip:]...)
-		skip = 0
+		lines = append(lines, all...)
 	}
 	return lines, omitted
 }

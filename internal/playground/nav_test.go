@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
 )
 
@@ -145,6 +147,33 @@ func TestCrosses(t *testing.T) {
 	} {
 		if got := r.Crosses(tt.x0, tt.y0, tt.x1, tt.y1, tt.pad); got != tt.want {
 			t.Errorf("Crosses(%v, %v, %v, %v, pad %v) = %v", tt.x0, tt.y0, tt.x1, tt.y1, tt.pad, got)
+		}
+	}
+}
+
+// TestLogBack holds stepping back by one to drawing the whole log: the
+// lines kept, less the ones removed, after the ones prepended, are the log.
+func TestLogBack(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{"?scenario=wide-1000", "?scenario=diamond-redrive", "?scenario=outage"} {
+		p := playground.New()
+		if _, _, err := p.Open(q, ""); err != nil {
+			t.Fatal(err)
+		}
+		s := p.Session()
+		for _, k := range []int{1, 2, 3, s.Len() / 3, s.Len() / 2, s.Len() - 1} {
+			if k < 1 || k > s.Len() {
+				continue
+			}
+			p.Seek(k)
+			drawn, _ := p.Log()
+			p.Seek(k - 1)
+			want, wantMore := p.Log()
+			remove, prepend, more := p.LogBack(len(drawn))
+			got := append(append([]scenario.LogEntry(nil), prepend...), drawn[:len(drawn)-remove]...)
+			if !slices.Equal(got, want) || more != wantMore {
+				t.Fatalf("%s, back from step %d: %d lines (%q), want %d (%q)", q, k, len(got), more, len(want), wantMore)
+			}
 		}
 	}
 }

@@ -156,15 +156,11 @@ type Count struct {
 // the order of [core.States], states with none left out, and how many
 // tasks the whole script submits.
 //
-// The cost is O(tasks).
+// The cost is O(states).
 func (p *Page) Counts() (counts []Count, all int) {
-	n := map[core.State]int{}
-	for _, st := range p.s.States() {
-		n[st]++
-	}
 	for _, st := range core.States() {
-		if n[st] > 0 {
-			counts = append(counts, Count{st, n[st]})
+		if n := p.s.Count(st); n > 0 {
+			counts = append(counts, Count{st, n})
 		}
 	}
 	return counts, len(p.s.GraphAt(StepEnd))
@@ -392,6 +388,26 @@ func (p *Page) LogStep() (lines []scenario.LogEntry, more string) {
 		more = plural(total-LogLimit, "earlier line") + " not shown"
 	}
 	return lines, more
+}
+
+// LogBack returns how to turn the log drawn for the step after the one
+// shown (drawn lines, as [Page.Log] gave them there) into the log of the
+// step shown, when stepping back by one: remove the last remove lines (the
+// step undone), then put prepend before the rest (the earlier lines that
+// come back into the last [LogLimit]); more is what Log says of the lines
+// left out. It spares the page drawing the whole log again.
+//
+// The cost is O(LogLimit).
+func (p *Page) LogBack(drawn int) (remove int, prepend []scenario.LogEntry, more string) {
+	s := p.s
+	k := s.Cursor()
+	lines, more := p.Log()
+	if k >= s.Len() {
+		return drawn, lines, more
+	}
+	remove = min(drawn, max(1, len(s.Step(k+1).Events)))
+	keep := min(drawn-remove, len(lines))
+	return remove, lines[:len(lines)-keep], more
 }
 
 // Seek moves to step k ([StepEnd] for the last), as the timeline's

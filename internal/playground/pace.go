@@ -1,0 +1,32 @@
+package playground
+
+import "time"
+
+// Pace is the timing of play: a step every Interval from Start, drawn at
+// the browser's frames. A frame shows the step due at its time, whatever
+// the steps before it took to draw: a slow frame skips steps rather than
+// slowing play down, so that 16× is 16× on any machine.
+type Pace struct {
+	Start    time.Duration // when play started, on the page's clock
+	From     int           // the step shown then
+	Interval time.Duration // between steps
+}
+
+// Due returns the step to show at now: From plus one step for each
+// Interval gone since Start, at most last. The cost is O(1).
+func (p Pace) Due(now time.Duration, last int) int {
+	if p.Interval <= 0 || now < p.Start {
+		return min(p.From, last)
+	}
+	return min(p.From+int((now-p.Start)/p.Interval), last)
+}
+
+// Animated reports whether the steps of play are animated one event after
+// another, as a single step is: only when a step lasts long enough for the
+// animation to be seen (AnimateAbove); faster, each frame shows its step
+// at once.
+func (p Pace) Animated() bool { return p.Interval >= AnimateAbove }
+
+// AnimateAbove is the shortest interval between steps at which play
+// animates each step's events.
+const AnimateAbove = 200 * time.Millisecond
