@@ -21,8 +21,8 @@ import (
 // and say why: it changes nothing here.
 //
 // Statements: BEGIN, one fenced UPDATE of every lease (unnest), one UPDATE
-// of the dependents, and, when some become READY, one read of their edges
-// and one UPDATE of their places in line; COMMIT. The rows are updated in
+// of the dependents, and, when some become READY, one UPDATE of their
+// places in line; COMMIT. The rows are updated in
 // name order, so that batches that meet wait rather than deadlock as far
 // as possible (a deadlock is retried). The complexity is O(b + e) rows for
 // b leases and their e out-edges.
@@ -63,14 +63,12 @@ func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (un
 			return err
 		}
 		t.now = time.Duration(now)
-		order := map[string]int{} // a completed task's place in the batch
 		var completed []string
 		for _, l := range leases {
 			if id, ok := done[l.Task]; !ok || id != int64(l.ID) {
 				unmatched = append(unmatched, l)
 				continue
 			}
-			order[l.Task] = len(completed)
 			completed = append(completed, l.Task)
 			checkMove(l.Task, core.Running, core.Succeeded)
 			succeeded = append(succeeded, core.Event{Kind: core.EventSucceeded, Task: l.Task, From: core.Running, To: core.Succeeded, Attempt: l.Attempt})
@@ -92,22 +90,34 @@ func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (un
 		if len(completed) == 0 {
 			return nil
 		}
+		// The dependents' decrements, each by the number of its
+		// dependencies in the batch; each freed task comes back with the
+		// completion that freed it (the last of those dependencies in the
+		// batch) and its arrival.
 		rows, err = t.tx.Query(t.ctx, `WITH e AS (
-				SELECT task, count(*) AS c FROM dagq_edges WHERE dag = $1 AND dep = ANY($2::text[]) GROUP BY task ORDER BY task)
+				SELECT e.task, count(*) AS c, max(b.i) AS by, max(e.arrival) AS arrival
+				FROM unnest($2::text[]) WITH ORDINALITY AS b(name, i)
+				JOIN dagq_edges e ON e.dag = $1 AND e.dep = b.name
+				GROUP BY e.task ORDER BY e.task)
 			UPDATE dagq_tasks t SET waiting = t.waiting - e.c,
 				state = CASE WHEN t.waiting = e.c AND t.state = 'PENDING' THEN 'READY' ELSE t.state END
 			FROM e WHERE t.dag = $1 AND t.name = e.task
-			RETURNING t.name, t.state`, t.dag, completed)
+			RETURNING t.name, t.state, e.by, e.arrival`, t.dag, completed)
 		if err != nil {
 			return err
 		}
+		type key struct{ by, arrival int64 }
+		keys := map[string]key{}
 		var state string
+		var k key
 		for rows.Next() {
-			if err := rows.Scan(&name, &state); err != nil {
+			if err := rows.Scan(&name, &state, &k.by, &k.arrival); err != nil {
 				return err
 			}
 			if core.State(state) == core.Ready {
 				freed = append(freed, name)
+				k.by-- // ordinality counts from 1
+				keys[name] = k
 			}
 		}
 		if err := rows.Err(); err != nil {
@@ -115,28 +125,6 @@ func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (un
 		}
 		if len(freed) == 0 {
 			return nil
-		}
-		// Which completion freed each: the last of its dependencies in
-		// the batch; then arrival, as one completion frees its dependents.
-		rows, err = t.tx.Query(t.ctx, `SELECT dep, task, arrival FROM dagq_edges
-			WHERE dag = $1 AND task = ANY($2::text[]) AND dep = ANY($3::text[])`, t.dag, freed, completed)
-		if err != nil {
-			return err
-		}
-		type key struct{ by, arrival int64 }
-		keys := map[string]key{}
-		var dep, task string
-		var arrival int64
-		for rows.Next() {
-			if err := rows.Scan(&dep, &task, &arrival); err != nil {
-				return err
-			}
-			k := keys[task]
-			k.by, k.arrival = max(k.by, int64(order[dep])), arrival
-			keys[task] = k
-		}
-		if err := rows.Err(); err != nil {
-			return err
 		}
 		slices.SortFunc(freed, func(a, b string) int {
 			ka, kb := keys[a], keys[b]
@@ -169,10 +157,10 @@ type completion struct {
 	result chan error
 }
 
-// completer commits handlers' successes in batches: while one batch
-// commits, the next gathers, so that under load many completions share a
-// transaction (and a commit), and alone each commits at once. Most is how
-// many one transaction takes.
+// completer commits handlers' successes in batches, on [completers]
+// goroutines: while a batch commits, the next gathers, so that under load
+// many completions share a transaction (and a commit), and alone each
+// commits at once. Most is how many one transaction takes.
 type completer struct {
 	ctx  context.Context
 	db   *DB
@@ -181,10 +169,19 @@ type completer struct {
 	wg   sync.WaitGroup
 }
 
+// completers is how many batches a worker commits at once: while one
+// commits, the next gathers and the other may already be committing, so
+// that a completion that frees dependents waits for less than a whole
+// batch ahead of it. Batches that meet on a dependent wait for one another
+// (or deadlock, and are retried).
+const completers = 2
+
 func newCompleter(ctx context.Context, db *DB, most int) *completer {
 	c := &completer{ctx: ctx, db: db, in: make(chan completion, most), most: most}
-	c.wg.Add(1)
-	go c.loop()
+	for range completers {
+		c.wg.Add(1)
+		go c.loop()
+	}
 	return c
 }
 
