@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -178,4 +180,54 @@ func TestLongReadyLineCollapses(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll('#counts li[data-state]').length`); n == 0 {
 		t.Error("no counts per state")
 	}
+}
+
+// TestTouchPansWithOneFingerAndPinchesWithTwo: on a touch screen, one
+// finger on the drawing's background pans it and two pinch it, as real
+// touch input (the browser's own touch events, turned into pointer
+// events), not synthetic ones.
+func TestTouchPansWithOneFingerAndPinchesWithTwo(t *testing.T) {
+	ctx, base := playground(t)
+	if _, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 2}); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, base, "/?scenario=wide-1000&step=40")
+	touch := func(typ input.DispatchTouchEventType, pts ...[2]float64) {
+		t.Helper()
+		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{}}
+		for i, xy := range pts {
+			id := float64(i)
+			p.TouchPoints = append(p.TouchPoints, &input.TouchPoint{X: xy[0], Y: xy[1], ID: &id})
+		}
+		if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A point of the background: the top band of the scroller, above the
+	// drawing's first row.
+	bg := eval[[]float64](t, ctx, `(r => [r.left + r.width / 2, r.top + 12])(document.querySelector('#scroller').getBoundingClientRect())`)
+	x, y := bg[0], bg[1]
+	left0 := eval[float64](t, ctx, `document.querySelector('#scroller').scrollLeft`)
+	dx := -120.0
+	if left0 > 200 {
+		dx = 120
+	}
+	touch(input.DispatchTouchEventTypeTouchStart, [2]float64{x, y})
+	touch(input.DispatchTouchEventTypeTouchMove, [2]float64{x + dx/2, y})
+	touch(input.DispatchTouchEventTypeTouchMove, [2]float64{x + dx, y})
+	touch(input.DispatchTouchEventTypeTouchEnd)
+	if left := eval[float64](t, ctx, `document.querySelector('#scroller').scrollLeft`); left-left0 > -dx+10 || left-left0 < -dx-10 {
+		t.Errorf("a finger moved %v px scrolled from %v to %v", dx, left0, left)
+	}
+
+	// Two fingers 100 px apart moving to 50 px apart zoom out by half.
+	if label := text(t, ctx, "#zoom-label"); label != "100%" {
+		t.Fatalf("the zoom is %s before the pinch, want 100%%", label)
+	}
+	touch(input.DispatchTouchEventTypeTouchStart, [2]float64{x - 50, y})
+	touch(input.DispatchTouchEventTypeTouchStart, [2]float64{x - 50, y}, [2]float64{x + 50, y})
+	touch(input.DispatchTouchEventTypeTouchMove, [2]float64{x - 40, y}, [2]float64{x + 40, y})
+	touch(input.DispatchTouchEventTypeTouchMove, [2]float64{x - 25, y}, [2]float64{x + 25, y})
+	touch(input.DispatchTouchEventTypeTouchEnd)
+	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "50%"`)
 }

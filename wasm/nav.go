@@ -44,7 +44,15 @@ func (a *app) wireNav() {
 		pointers[p.Get("pointerId").Int()] = pt{p.Get("clientX").Float(), p.Get("clientY").Float()}
 		e.scroller.Call("setPointerCapture", p.Get("pointerId"))
 		addClass(e.scroller, "panning")
+		// A pinch is measured from where the second finger came down.
 		pinch = 0
+		if len(pointers) == 2 {
+			var ps []pt
+			for _, q := range pointers {
+				ps = append(ps, q)
+			}
+			pinch = math.Hypot(ps[0].x-ps[1].x, ps[0].y-ps[1].y)
+		}
 	})
 	on(e.scroller, "pointermove", func(ev js.Value) {
 		p := ev
