@@ -1,0 +1,84 @@
+package durable_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/durable"
+	"github.com/dagq/dagq/internal/pgtest"
+)
+
+// A worker runs a handler on the tasks of every DAG of a database,
+// dependencies first; a permanent error sends a task to the dead-letter
+// queue at once. Cancelling Run's context shuts the worker down gracefully.
+// Without PostgreSQL the example prints what it would.
+func ExampleWorker() {
+	s, err := pgtest.Default()
+	if errors.Is(err, pgtest.ErrNoPostgres) {
+		fmt.Println("ran: [fetch parse report]\nlint: DEAD permanent failure after 1 attempt: bad config")
+		return
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	url, err := s.CreateDatabase("dagq_example_worker")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.DropDatabase("dagq_example_worker")
+	ctx := context.Background()
+	db, err := durable.Open(ctx, url, durable.Options{Clock: durable.WallClock})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer db.Close()
+	q, err := db.Queue(ctx, "nightly", core.Config{MaxAttempts: 3, LeaseTimeout: 30 * time.Second})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	q.Submit("fetch")
+	q.Submit("parse", "fetch")
+	q.Submit("lint", "fetch")
+	q.Submit("report", "parse")
+
+	var mu sync.Mutex
+	var ran []string
+	w := durable.NewWorker(db, func(ctx context.Context, t durable.Task) error {
+		if t.Name == "lint" {
+			return core.Permanent(errors.New("bad config"))
+		}
+		mu.Lock()
+		ran = append(ran, t.Name)
+		mu.Unlock()
+		return nil
+	}, durable.WorkerOptions{Workers: 1})
+	run, stop := context.WithCancel(ctx)
+	done := make(chan error)
+	go func() { done <- w.Run(run) }()
+	for {
+		report, _ := q.Status("report")
+		lint, _ := q.Status("lint")
+		if report == core.Succeeded && lint == core.Dead {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	<-done
+
+	fmt.Println("ran:", ran)
+	for _, d := range q.DeadLetters() {
+		fmt.Println(d.Task+":", d.State, d.Reason)
+	}
+	// Output:
+	// ran: [fetch parse report]
+	// lint: DEAD permanent failure after 1 attempt: bad config
+}
