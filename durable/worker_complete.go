@@ -22,10 +22,13 @@ import (
 //
 // Statements: BEGIN, one fenced UPDATE of every lease (unnest), one UPDATE
 // of the dependents, and, when some become READY, one UPDATE of their
-// places in line; COMMIT. The rows are updated in
-// name order, so that batches that meet wait rather than deadlock as far
-// as possible (a deadlock is retried). The complexity is O(b + e) rows for
-// b leases and their e out-edges.
+// places in line; COMMIT. The complexity is O(b + e) rows for b leases and
+// their e out-edges.
+//
+// Two batches can only meet on dependents (a dependent of a RUNNING task
+// is not RUNNING itself), and their rows are locked in name order before
+// they are updated, so concurrent batches wait for one another instead of
+// deadlocking, which Postgres would notice only after deadlock_timeout.
 func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (unmatched []Lease, err error) {
 	names := make([]string, len(leases))
 	ids := make([]int64, len(leases))
@@ -98,10 +101,13 @@ func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (un
 				SELECT e.task, count(*) AS c, max(b.i) AS by, max(e.arrival) AS arrival
 				FROM unnest($2::text[]) WITH ORDINALITY AS b(name, i)
 				JOIN dagq_edges e ON e.dag = $1 AND e.dep = b.name
-				GROUP BY e.task ORDER BY e.task)
+				GROUP BY e.task),
+			locked AS (
+				SELECT t.name FROM dagq_tasks t JOIN e ON t.dag = $1 AND t.name = e.task
+				ORDER BY t.name FOR UPDATE OF t)
 			UPDATE dagq_tasks t SET waiting = t.waiting - e.c,
 				state = CASE WHEN t.waiting = e.c AND t.state = 'PENDING' THEN 'READY' ELSE t.state END
-			FROM e WHERE t.dag = $1 AND t.name = e.task
+			FROM e, locked WHERE t.dag = $1 AND t.name = e.task AND locked.name = e.task
 			RETURNING t.name, t.state, e.by, e.arrival`, t.dag, completed)
 		if err != nil {
 			return err
