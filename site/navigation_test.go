@@ -231,3 +231,23 @@ func TestTouchPansWithOneFingerAndPinchesWithTwo(t *testing.T) {
 	touch(input.DispatchTouchEventTypeTouchEnd)
 	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "50%"`)
 }
+
+// TestAWideLayerIsAGridOfCells: wide-1000's shards are drawn as cells,
+// named in their tooltips and accessible names, and act when clicked as a
+// box does: the front READY shard is handed out.
+func TestAWideLayerIsAGridOfCells(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=wide-1000&step=1006") // download has completed
+	waitFor(t, ctx, `document.querySelector('#graph g.cell[data-task="shard-0001"]') !== null`)
+	got := eval[map[string]any](t, ctx, `(g => ({texts: g.querySelectorAll('text').length, label: g.getAttribute('aria-label'),
+		tip: g.querySelector('title').textContent, state: g.dataset.state,
+		cells: document.querySelectorAll('#graph g.cell').length}))(document.querySelector('#graph g[data-task="shard-0001"]'))`)
+	if got["texts"].(float64) != 0 || !strings.Contains(got["label"].(string), "shard-0001") || !strings.Contains(got["tip"].(string), "shard-0001") {
+		t.Errorf("a cell draws %v texts, is labelled %q with tooltip %q", got["texts"], got["label"], got["tip"])
+	}
+	if got["state"] != "READY" {
+		t.Fatalf("shard-0001 is %v at step 1006, want READY", got["state"])
+	}
+	click(t, ctx, `#graph g[data-task="shard-0001"]`)
+	waitFor(t, ctx, `document.querySelector('#graph g[data-task="shard-0001"]').dataset.state === "RUNNING"`)
+}

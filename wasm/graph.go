@@ -54,6 +54,7 @@ type gnode struct {
 	tip     string     // drawn title
 	aria    string     // drawn accessible name
 	x, y    float64
+	cell    bool // drawn as a cell of a compact grid: a box without texts
 	drawn   bool // g is on the page
 }
 
@@ -145,7 +146,7 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 		return false
 	}
 	g.key = key
-	g.layout = render.LayOut(nodes)
+	g.layout = playground.LayOut(nodes)
 	l := g.layout
 	setAttr(g.svg, "viewBox", "0 0 "+num(l.Width)+" "+num(l.Height))
 	g.scale = 0
@@ -160,12 +161,20 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 		if nd == nil {
 			nd = &gnode{name: n.Name, kind: "ghost", subText: ghostLabel, tip: n.Name + ": not submitted", aria: n.Name + ": not submitted", x: p.X, y: p.Y}
 			g.nodes[n.Name] = nd
+		} else if cell := l.Compact[n.Name]; cell != nd.cell {
+			// A layer became a grid, or stopped being one: drawn anew.
+			if nd.drawn {
+				nd.g.Call("remove")
+				nd.g, nd.tt, nd.sub, nd.drawn = js.Undefined(), js.Undefined(), js.Undefined(), false
+			}
+			nd.x, nd.y = p.X, p.Y
 		} else if p.X != nd.x || p.Y != nd.y {
 			nd.x, nd.y = p.X, p.Y
 			if nd.drawn {
 				nd.g.Get("style").Set("transform", translate(p))
 			}
 		}
+		nd.cell = l.Compact[n.Name]
 		g.order = append(g.order, nd)
 	}
 	for name, nd := range g.nodes {
@@ -197,7 +206,7 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 				e.shape = "" // made when drawn
 				continue
 			}
-			if shape := render.EdgePath(l.Pos[d], l.Pos[n.Name], l); shape != e.shape {
+			if shape := l.Edge(d, n.Name); shape != e.shape {
 				// The path is set as the CSS d property too, so that it
 				// glides with its tasks where browsers animate it.
 				e.shape = shape
@@ -279,12 +288,15 @@ func (g *graph) draw() {
 		switch in := g.edgeInWindow(e); {
 		case in && !e.drawn:
 			if e.shape == "" {
-				e.shape = render.EdgePath(g.layout.Pos[e.from], g.layout.Pos[e.to], g.layout)
+				e.shape = g.layout.Edge(e.from, e.to)
 			}
 			freshEdges = append(freshEdges, e)
 			class := "edge"
 			if e.future {
 				class += " future"
+			}
+			if g.layout.Compact[e.from] || g.layout.Compact[e.to] {
+				class += " grid" // one of a compact grid's many: faint
 			}
 			markup.WriteString(`<path class="` + class + `" data-from="` + xmlEscape(e.from) + `" data-to="` + xmlEscape(e.to) +
 				`" marker-end="url(#arrow)" d="` + e.shape + `" style="d:path('` + e.shape + `')"/>`)
@@ -318,9 +330,18 @@ func (g *graph) nodeMarkup(b *strings.Builder, nd *gnode) {
 	if g.marked[nd.name] {
 		class += " visited"
 	}
+	if nd.cell {
+		class += " cell"
+	}
 	b.WriteString(`<g class="` + class + `" data-task="` + name + `" data-state="` + string(nd.state) + `" tabindex="0" role="button" aria-label="` + xmlEscape(nd.aria) +
 		`" style="transform:` + translate(render.Point{X: nd.x, Y: nd.y}) + `">`)
 	b.WriteString(`<title>` + xmlEscape(nd.tip) + `</title>`)
+	if nd.cell {
+		// A cell of a compact grid: its state's colours, its name in the
+		// tooltip and the accessible name.
+		b.WriteString(`<rect x="` + num(-l.CellW/2) + `" y="` + num(-l.CellH/2) + `" width="` + num(l.CellW) + `" height="` + num(l.CellH) + `" rx="4"/></g>`)
+		return
+	}
 	b.WriteString(`<rect x="` + num(-l.NodeW/2) + `" y="` + num(-l.NodeH/2) + `" width="` + num(l.NodeW) + `" height="` + num(l.NodeH) + `" rx="8"/>`)
 	b.WriteString(`<text class="name" y="-4">` + xmlEscape(shorten(nd.name, 17)) + `</text>`)
 	b.WriteString(`<text class="state" y="13">` + xmlEscape(nd.subText) + `</text></g>`)
@@ -332,7 +353,10 @@ func (nd *gnode) parts() {
 		return
 	}
 	kids := nd.g.Get("children")
-	nd.tt, nd.sub = kids.Index(0), kids.Index(3)
+	nd.tt = kids.Index(0)
+	if !nd.cell {
+		nd.sub = kids.Index(3)
+	}
 }
 
 func translate(p render.Point) string { return "translate(" + px(p.X) + "," + px(p.Y) + ")" }
@@ -384,7 +408,7 @@ func (g *graph) show(v playground.TaskView) (arrived bool) {
 	}
 	if v.Label != nd.subText {
 		nd.subText = v.Label
-		if on {
+		if on && !nd.cell {
 			nd.parts()
 			setText(nd.sub, v.Label)
 		}

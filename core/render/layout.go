@@ -20,6 +20,42 @@ type Layout struct {
 	Width, Height float64          // the drawing's size, margins included
 	NodeW, NodeH  float64          // box size
 	Layer         map[string]int   // layer of each task (0 = top: tasks with no deps)
+	// Compact holds the tasks drawn as cells of a compact grid, CellW×CellH
+	// (see [Compact]); nil when there are none.
+	Compact      map[string]bool
+	CellW, CellH float64
+}
+
+// Compact lays out a layer of more than Above tasks as a compact grid: each
+// task a small cell, without its name, CompactRow cells a row, in arrival
+// order, so that a layer of a thousand tasks takes the room of about 160
+// boxes rather than 1,000, and a drawing of it a thousand small elements.
+// The zero Compact lays out every task as a box.
+type Compact struct{ Above int }
+
+// Geometry of a compact grid, in SVG user units.
+const (
+	cellW      = 26.0 // cell width and height
+	cellGap    = 6.0  // between the cells of a grid
+	CompactRow = 40   // cells in a row of a compact grid
+)
+
+// Box returns the size of a task's box: a cell for a task of a compact
+// grid, else NodeW×NodeH.
+func (l Layout) Box(task string) (w, h float64) {
+	if l.Compact[task] {
+		return l.CellW, l.CellH
+	}
+	return l.NodeW, l.NodeH
+}
+
+// Edge returns the path of the edge from dependency dep to task (see
+// [EdgePath]), from the bottom of dep's box to the top of task's, cells
+// included.
+func (l Layout) Edge(dep, task string) string {
+	_, h0 := l.Box(dep)
+	_, h1 := l.Box(task)
+	return edgePath(l.Pos[dep], l.Pos[task], h0, h1)
 }
 
 // Geometry of a drawing, in SVG user units.
@@ -47,9 +83,14 @@ const (
 //
 // The complexity is O(V·maxRow + E) for V nodes and E edges, maxRow being
 // the 40 boxes of a row.
-func LayOut(nodes []Node) Layout {
+func LayOut(nodes []Node) Layout { return Compact{}.LayOut(nodes) }
+
+// LayOut lays out the tasks of a graph as the package function [LayOut]
+// does, except that a layer of more than c.Above tasks (if c.Above > 0) is
+// a compact grid of cells. The complexity is the same.
+func (c Compact) LayOut(nodes []Node) Layout {
 	g := newGraph(nodes)
-	p := g.place()
+	p := g.place(c.Above)
 	l := Layout{
 		Pos:    make(map[string]Point, len(g.names)),
 		Layer:  make(map[string]int, len(g.names)),
@@ -65,7 +106,16 @@ func LayOut(nodes []Node) Layout {
 	for v, name := range g.names {
 		l.Pos[name] = Point{p.x[v], p.y[v]}
 		l.Layer[name] = p.layer[v]
-		right = max(right, p.x[v]+nodeW/2)
+		w := nodeW
+		if p.cell[v] {
+			if l.Compact == nil {
+				l.Compact = make(map[string]bool)
+				l.CellW, l.CellH = cellW, cellW
+			}
+			l.Compact[name] = true
+			w = cellW
+		}
+		right = max(right, p.x[v]+w/2)
 	}
 	l.Width = right + margin
 	l.Height = p.bottom + margin

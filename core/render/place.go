@@ -6,6 +6,7 @@ import "math"
 type placement struct {
 	layer  []int     // layer of each node
 	x, y   []float64 // centre of each node's box
+	cell   []bool    // the node is a cell of a compact grid
 	bottom float64   // the lowest box edge
 }
 
@@ -47,10 +48,14 @@ const (
 // far as the barycentre order reduces them; no further sweeps are made, as
 // they would move boxes above a newcomer.
 //
+// A layer of more than compactAbove nodes (when compactAbove > 0) is
+// instead a compact grid: cells in input order, CompactRow a row, from
+// the left edge.
+//
 // The complexity is O(V·maxRow + E).
-func (g *graph) place() placement {
+func (g *graph) place(compactAbove int) placement {
 	n := len(g.names)
-	p := placement{layer: g.layers(), x: make([]float64, n), y: make([]float64, n)}
+	p := placement{layer: g.layers(), x: make([]float64, n), y: make([]float64, n), cell: make([]bool, n)}
 	var byLayer [][]int
 	for v, l := range p.layer {
 		for len(byLayer) <= l {
@@ -62,6 +67,23 @@ func (g *graph) place() placement {
 	var rows []row
 	y := margin + nodeH/2
 	for l, vs := range byLayer {
+		if compactAbove > 0 && len(vs) > compactAbove {
+			top := y - nodeH/2 // the layer's top edge
+			for i, v := range vs {
+				p.cell[v] = true
+				p.x[v] = margin + cellW/2 + float64(i%CompactRow)*(cellW+cellGap)
+				p.y[v] = top + cellW/2 + float64(i/CompactRow)*(cellW+cellGap)
+			}
+			rowsUsed := (len(vs) + CompactRow - 1) / CompactRow
+			p.bottom = top + float64(rowsUsed)*(cellW+cellGap) - cellGap
+			y = p.bottom + gapY + nodeH/2
+			// The layers below go by the slots above them, in a row's
+			// slots: the slot nearest each cell.
+			for _, v := range vs {
+				slot[v] = min(max(int(math.Round((p.x[v]-margin-nodeW/2)/slotW)), 0), bandLast)
+			}
+			continue
+		}
 		rows = rows[:0]
 		open := 0 // rows[:open] are full
 		for i, v := range vs {

@@ -41,3 +41,14 @@ func GraphNodes(all []scenario.Node) (nodes []render.Node, key string) {
 	}
 	return nodes, b.String()
 }
+
+// CompactAbove is the width of layer from which the playground draws a
+// layer as a compact grid of cells (render.Compact): wide-1000's thousand
+// shards take a drawing about 1,300 units wide instead of 6,300, and a
+// thousand small elements instead of a thousand boxes with two texts each.
+const CompactAbove = 120
+
+// LayOut lays out the graph the page draws, its wide layers compact.
+func LayOut(nodes []render.Node) render.Layout {
+	return render.Compact{Above: CompactAbove}.LayOut(nodes)
+}
