@@ -27,6 +27,7 @@ import (
 // an element when the view comes near it.
 type graph struct {
 	svg, edgeLayer, nodeLayer, overlay js.Value
+	bundleLayer                        js.Value // compact grids' frames and bundled edges
 
 	key    string // the graph laid out, as text
 	layout render.Layout
@@ -83,9 +84,11 @@ func newGraph(svg js.Value) *graph {
 	appendTo(marker, tip)
 	appendTo(defs, marker)
 	appendTo(svg, defs)
+	g.bundleLayer = createSVG("g", "bundles")
 	g.edgeLayer = createSVG("g", "edges")
 	g.nodeLayer = createSVG("g", "nodes")
 	g.overlay = createSVG("g", "overlay")
+	appendTo(svg, g.bundleLayer)
 	appendTo(svg, g.edgeLayer)
 	appendTo(svg, g.nodeLayer)
 	appendTo(svg, g.overlay)
@@ -151,6 +154,7 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 	setAttr(g.svg, "viewBox", "0 0 "+num(l.Width)+" "+num(l.Height))
 	g.scale = 0
 	g.all = len(nodes) < playground.DrawAllBelow
+	g.drawBundles(nodes)
 
 	keep := make(map[string]bool, len(nodes))
 	g.order = g.order[:0]
@@ -253,6 +257,9 @@ func (g *graph) inWindow(nd *gnode) bool {
 // within a layer's gap of them (render.EdgePath), so the line between
 // them, widened by two task heights, holds it.
 func (g *graph) edgeInWindow(e *gedge) bool {
+	if playground.Bundled(g.layout, e.from, e.to) {
+		return false // drawn in its bundle
+	}
 	if g.all {
 		return true
 	}
@@ -295,9 +302,6 @@ func (g *graph) draw() {
 			if e.future {
 				class += " future"
 			}
-			if g.layout.Compact[e.from] || g.layout.Compact[e.to] {
-				class += " grid" // one of a compact grid's many: faint
-			}
 			markup.WriteString(`<path class="` + class + `" data-from="` + xmlEscape(e.from) + `" data-to="` + xmlEscape(e.to) +
 				`" marker-end="url(#arrow)" d="` + e.shape + `" style="d:path('` + e.shape + `')"/>`)
 		case !in && e.drawn:
@@ -306,6 +310,20 @@ func (g *graph) draw() {
 		}
 	}
 	appendMarkup(g.edgeLayer, markup.String(), len(freshEdges), func(i int, el js.Value) { freshEdges[i].path, freshEdges[i].drawn = el, true })
+}
+
+// drawBundles draws the compact grids' frames and the bundles of the
+// edges at their cells (playground.Bundles), in place of those edges.
+func (g *graph) drawBundles(nodes []render.Node) {
+	var b strings.Builder
+	for _, gr := range playground.Grids(g.layout) {
+		b.WriteString(`<rect class="grid-frame" x="` + num(gr.X0-4) + `" y="` + num(gr.Y0-4) + `" width="` + num(gr.X1-gr.X0+8) +
+			`" height="` + num(gr.Y1-gr.Y0+8) + `" rx="6"/>`)
+	}
+	for _, bu := range playground.Bundles(nodes, g.layout) {
+		b.WriteString(`<path class="bundle" marker-end="url(#arrow)" d="` + bu.Path + `"><title>` + xmlEscape(bu.Title) + `</title></path>`)
+	}
+	g.bundleLayer.Set("innerHTML", b.String())
 }
 
 // appendMarkup adds SVG markup at the end of layer and hands over the n

@@ -12,10 +12,11 @@ import "strconv"
 // short bends, mostly behind the boxes it passes, which are drawn over it.
 //
 // An arrowhead drawn with marker-end touches the dependent's box.
-func EdgePath(from, to Point, l Layout) string { return edgePath(from, to, l.NodeH, l.NodeH) }
+func EdgePath(from, to Point, l Layout) string { return EdgeBetween(from, to, l.NodeH, l.NodeH) }
 
-// edgePath is EdgePath between a box h0 tall and one h1 tall.
-func edgePath(from, to Point, h0, h1 float64) string {
+// EdgeBetween is [EdgePath] from a box centred at from, h0 tall, to one
+// centred at to, h1 tall: a cell of a compact grid, or a whole grid.
+func EdgeBetween(from, to Point, h0, h1 float64) string {
 	y0, y1 := from.Y+h0/2, to.Y-h1/2
 	k := min(gapY/2, max(y1-y0, 0)/2)
 	return "M" + num(from.X) + "," + num(y0) +

@@ -55,7 +55,7 @@ func (l Layout) Box(task string) (w, h float64) {
 func (l Layout) Edge(dep, task string) string {
 	_, h0 := l.Box(dep)
 	_, h1 := l.Box(task)
-	return edgePath(l.Pos[dep], l.Pos[task], h0, h1)
+	return EdgeBetween(l.Pos[dep], l.Pos[task], h0, h1)
 }
 
 // Geometry of a drawing, in SVG user units.
