@@ -285,11 +285,11 @@ func (x stepFacts) next() Question {
 	}
 	line := x.before.Ready()
 	q.Why = q.Topic.Rule() + " The line was " + nameList(line) + ", so " + x.st.Task + " goes first."
-	// A task at the front after a retry, or a task behind a retry: the
-	// retry rule is what decides.
-	handed := x.handedOut()
+	// A retry in the line, at the front or behind it: the retry rule is
+	// what decides.
+	retried := x.retried()
 	for _, t := range line {
-		if handed[t] {
+		if retried[t] {
 			q.Topic = TopicRetry
 			q.Why = TopicRetry.Rule() + " The line was " + nameList(line) + ", so " + x.st.Task + " goes first."
 			break
@@ -298,13 +298,19 @@ func (x stepFacts) next() Question {
 	return q
 }
 
-// handedOut returns the tasks next handed out before the step. The cost
-// is O(k) for step k.
-func (x stepFacts) handedOut() map[string]bool {
+// retried returns the tasks that last joined the READY line, before the
+// step, as a retry: failed with attempts left, or fallen due after a
+// backoff. The cost is O(events before step k).
+func (x stepFacts) retried() map[string]bool {
 	out := map[string]bool{}
 	for j := 1; j < x.k; j++ {
-		if st := x.s.Step(j); st.Command.Op == scenario.OpNext && st.Task != "" {
-			out[st.Task] = true
+		for _, e := range x.s.Step(j).Events {
+			switch e.Kind {
+			case core.EventRetried, core.EventDue:
+				out[e.Task] = true
+			case core.EventReady, core.EventRedriven, core.EventSubmitted:
+				delete(out, e.Task)
+			}
 		}
 	}
 	return out
@@ -321,13 +327,15 @@ func (x stepFacts) cycle() Question {
 	if _, dup := q.deps[c.Task]; !dup {
 		q.deps[c.Task] = c.Deps
 	}
+	path := q.Want.Path
 	switch {
 	case x.st.OK:
-		q.Why = q.Topic.Rule() + " No dependency of " + c.Task + " waits on it, so no cycle closes and the submit is accepted."
-	case len(q.Want.Path) == 2:
-		q.Why = "A task may not wait on itself: that is the shortest cycle, " + strings.Join(q.Want.Path, " → ") + ", and the refused submit changes nothing."
-	case len(q.Want.Path) > 0:
-		q.Why = q.Topic.Rule() + " Here " + strings.Join(q.Want.Path, " → ") + " closes, and the refused submit changes nothing."
+		q.Why = "None of " + c.Task + "'s dependencies already waits on " + c.Task + ", directly or through other tasks, so no cycle closes: the graph was acyclic, and a new cycle would have to pass through " + c.Task + "."
+	case len(path) == 2:
+		q.Why = "A task may not wait on itself: that is the shortest cycle, " + strings.Join(path, " → ") + ", and the refused submit changes nothing."
+	case len(path) > 0:
+		q.Why = "The graph was acyclic before, so a new cycle must pass through " + c.Task + ": checking from it alone is enough. Here " +
+			path[len(path)-2] + " named " + c.Task + " as a dependency before it arrived, so " + strings.Join(path, " → ") + " closes; the refused submit changes nothing."
 	default:
 		q.Topic = TopicRefused
 		q.Why = TopicRefused.Rule() + " Here: " + x.st.Err + "."
@@ -426,7 +434,9 @@ func (x stepFacts) reason() (Question, bool) {
 				choices = append(choices, "blocked by "+d.Task)
 			}
 		}
-		choices = append(choices, "blocked by "+task)
+		if len(choices) < 3 {
+			choices = append(choices, "blocked by "+task)
+		}
 		q.Why = q.Topic.Rule() + " Here " + task + " is held by " + entry.Root + ", which is DEAD."
 	} else {
 		q.Topic = TopicBlocking
