@@ -41,6 +41,15 @@ type graph struct {
 	win    playground.Rect      // the part of the layout drawn, when not all
 
 	untrace []func() // takes the highlight of a hovered task's lineage away
+	bundles []*gbundle
+}
+
+// gbundle is a bundle of a compact grid's edges (playground.Bundle), drawn
+// when it passes through the window, as an edge is.
+type gbundle struct {
+	playground.Bundle
+	path  js.Value
+	drawn bool
 }
 
 // gnode is a task as drawn, with what was last written to the page so
@@ -310,20 +319,47 @@ func (g *graph) draw() {
 		}
 	}
 	appendMarkup(g.edgeLayer, markup.String(), len(freshEdges), func(i int, el js.Value) { freshEdges[i].path, freshEdges[i].drawn = el, true })
+	g.drawBundlesInWindow()
 }
 
-// drawBundles draws the compact grids' frames and the bundles of the
-// edges at their cells (playground.Bundles), in place of those edges.
+// drawBundles draws the compact grids' frames and lays out the bundles of
+// the edges at their cells (playground.Bundles), which draw draws in place
+// of those edges, near the view.
 func (g *graph) drawBundles(nodes []render.Node) {
 	var b strings.Builder
 	for _, gr := range playground.Grids(g.layout) {
 		b.WriteString(`<rect class="grid-frame" x="` + num(gr.X0-4) + `" y="` + num(gr.Y0-4) + `" width="` + num(gr.X1-gr.X0+8) +
 			`" height="` + num(gr.Y1-gr.Y0+8) + `" rx="6"/>`)
 	}
-	for _, bu := range playground.Bundles(nodes, g.layout) {
-		b.WriteString(`<path class="bundle" marker-end="url(#arrow)" d="` + bu.Path + `"><title>` + xmlEscape(bu.Title) + `</title></path>`)
-	}
 	g.bundleLayer.Set("innerHTML", b.String())
+	for _, bu := range g.bundles {
+		if bu.drawn {
+			bu.path.Call("remove")
+		}
+	}
+	g.bundles = g.bundles[:0]
+	for _, bu := range playground.Bundles(nodes, g.layout) {
+		g.bundles = append(g.bundles, &gbundle{Bundle: bu})
+	}
+}
+
+// drawBundlesInWindow draws the bundles that pass through the window and
+// removes the others.
+func (g *graph) drawBundlesInWindow() {
+	var markup strings.Builder
+	var fresh []*gbundle
+	for _, bu := range g.bundles {
+		in := g.all || g.win.Crosses(bu.X0, bu.Y0, bu.X1, bu.Y1, 2*g.layout.NodeH)
+		switch {
+		case in && !bu.drawn:
+			fresh = append(fresh, bu)
+			markup.WriteString(`<path class="bundle" marker-end="url(#arrow)" d="` + bu.Path + `"><title>` + xmlEscape(bu.Title) + `</title></path>`)
+		case !in && bu.drawn:
+			bu.path.Call("remove")
+			bu.path, bu.drawn = js.Undefined(), false
+		}
+	}
+	appendMarkup(g.edgeLayer, markup.String(), len(fresh), func(i int, el js.Value) { fresh[i].path, fresh[i].drawn = el, true })
 }
 
 // appendMarkup adds SVG markup at the end of layer and hands over the n

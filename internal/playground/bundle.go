@@ -23,9 +23,10 @@ type Grid struct {
 type Bundle struct {
 	From, To         string
 	FromGrid, ToGrid int
-	Edges            int    // the edges it stands for
-	Path             string // SVG path data, from From's bottom to To's top
-	Title            string // "1,000 edges: download → 1,000 tasks"
+	Edges            int     // the edges it stands for
+	Path             string  // SVG path data, from From's bottom to To's top
+	X0, Y0, X1, Y1   float64 // the centres of its ends, for drawing only the bundles near the view
+	Title            string  // "1,000 edges: download → 1,000 tasks"
 }
 
 // Bundled reports whether the edge from dependency dep to task is drawn as
@@ -110,6 +111,7 @@ func Bundles(nodes []render.Node, l render.Layout) []Bundle {
 		p0, h0, what0 := bundleEnd(l, grids, b.From, b.FromGrid)
 		p1, h1, what1 := bundleEnd(l, grids, b.To, b.ToGrid)
 		b.Path = render.EdgeBetween(p0, p1, h0, h1)
+		b.X0, b.Y0, b.X1, b.Y1 = p0.X, p0.Y, p1.X, p1.Y
 		b.Title = plural(b.Edges, "edge") + ": " + what0 + " → " + what1
 	}
 	return out
