@@ -65,11 +65,25 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 		t.Fatalf("practice title %q, want %q", got, ex.Title)
 	}
 
-	right, wrong := 0, 0
+	right, wrong, clicked := 0, 0, 0
 	for i, q := range p.Questions() {
 		waitFor(t, ctx, `document.querySelector('#practice-prompt').textContent === `+strconv.Quote(q.Prompt)+` && !document.querySelector('#practice-check').hidden`)
 		if step := stepShown(t, ctx); step != q.Step-1 {
 			t.Errorf("question %d is asked at step %d, want %d", i, step, q.Step-1)
+		}
+		if q.Kind == pg.AskChanges && i > 0 {
+			// A click on a drawn task picks its row, and acts on nothing.
+			task := q.Tasks[0]
+			if eval[bool](t, ctx, `!!document.querySelector('#graph g[data-task="`+task+`"]:not(.ghost)')`) {
+				click(t, ctx, `#graph g[data-task="`+task+`"]`)
+				clicked++
+				if got := eval[string](t, ctx, `document.activeElement.dataset.task || ""`); got != task {
+					t.Errorf("question %d: a click on %s focused %q", i, task, got)
+				}
+				if step := stepShown(t, ctx); step != q.Step-1 {
+					t.Errorf("question %d: a click on %s moved the page to step %d", i, task, step)
+				}
+			}
 		}
 		blank := q.Grade(pg.Answer{Task: "\x00", Choice: "\x00", Changes: map[string]core.State{}})
 		answerWrong := i%3 == 1 && !blank.Correct
@@ -90,6 +104,9 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 			t.Errorf("question %d graded at step %d, want %d", i, step, q.Step)
 		}
 		click(t, ctx, "#practice-next")
+	}
+	if clicked == 0 {
+		t.Error("no task was clicked during a question")
 	}
 	waitFor(t, ctx, `!document.querySelector('#practice-summary').hidden`)
 	want := strconv.Itoa(right) + "/" + strconv.Itoa(right+wrong)
