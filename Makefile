@@ -121,6 +121,27 @@ bench:
 	mv "$$part" "$$out"; echo "bench: wrote $$out" >&2; \
 	$(GO) run ./bench/report -o bench/RESULTS.md -plots bench/plots "$$out"
 
+## bench-durable: run BenchmarkDurable (dagq's durable queue and River burning down 10^4 tasks
+## on a throwaway Postgres) COUNT_DURABLE times, interleaved, into bench/results/durable/NAME.txt,
+## then rewrite bench/RESULTS.md from the newest bench/results file and it (about 3 minutes a pass)
+COUNT_DURABLE ?= 6
+.PHONY: bench-durable
+bench-durable:
+	@set -e; mkdir -p bench/results/durable; out=bench/results/durable/$(NAME).txt; part="$$out.part"; pass="$$out.pass"; \
+	trap 'rm -f "$$pass"' EXIT; \
+	commit=$$(git rev-parse --short HEAD); \
+	if [ -n "$$(git status --porcelain)" ]; then commit="$$commit-dirty"; fi; \
+	{ echo "commit: $$commit"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "go: $$($(GO) env GOVERSION)"; } > "$$part"; \
+	for i in $$(seq $(COUNT_DURABLE)); do \
+		echo "bench-durable: pass $$i of $(COUNT_DURABLE) (follow it in $$pass)" >&2; \
+		$(GO) test ./bench -run '^$$' -bench '^BenchmarkDurable$$' -benchtime 1x -count 1 -timeout 1h > "$$pass" 2>&1 || { cat "$$pass" >&2; exit 1; }; \
+		if [ "$$i" = 1 ]; then grep -E '^(goos|goarch|cpu|pkg): ' "$$pass" >> "$$part" || true; fi; \
+		grep '^BenchmarkDurable' "$$pass" >> "$$part"; \
+	done; \
+	mv "$$part" "$$out"; echo "bench-durable: wrote $$out" >&2; \
+	main=$$(ls bench/results/*.txt | sort | tail -n 1); \
+	$(GO) run ./bench/report -o bench/RESULTS.md -plots bench/plots "$$main" "$$out"
+
 ## benchstat: benchstat's tables (strategies side by side) of the newest bench/results file, by
 ## its date: line, or of BENCHFILE
 benchstat:

@@ -46,7 +46,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(d.cells) == 0 {
+	if d.durable, err = readDurable(fs.Args()); err != nil {
+		return err
+	}
+	if len(d.cells) == 0 && d.durable == nil {
 		return fmt.Errorf("no benchmark results in %v", fs.Args())
 	}
 	for _, w := range d.warnings {

@@ -72,6 +72,10 @@ func (d *data) writeMarkdown(out io.Writer, opt markdownOptions) error {
 		table(w, g.header, g.align, g.rows)
 	}
 
+	if d.durable != nil {
+		d.durable.writeMarkdown(w)
+	}
+
 	if len(d.warnings) > 0 {
 		p("\n## Warnings about the input\n\n")
 		for _, warning := range d.warnings {

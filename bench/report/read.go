@@ -56,6 +56,8 @@ type data struct {
 	// warnings are about the input: syntax errors, results that are not
 	// of the suite, cells that mix configurations.
 	warnings []string
+	// durable is BenchmarkDurable's results, nil when there are none.
+	durable *durableData
 }
 
 // get returns the summary of unit in c, if the file measured it.
@@ -165,6 +167,9 @@ func read(paths []string) (*data, error) {
 			if v := string(c.Value); !slices.Contains(d.config[i].values, v) {
 				d.config[i].values = append(d.config[i].values, v)
 			}
+		}
+		if isDurable(res) {
+			continue // readDurable's
 		}
 		if ok, _ := filter.Apply(res); !ok {
 			continue
