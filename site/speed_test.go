@@ -64,7 +64,16 @@ func measure(b *testing.B, ctx context.Context, base, path string, release int) 
 			b.Fatal(err)
 		}
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.ready === "1"`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+	// The poll may start in the blank page's context, gone as the page
+	// loads: it is tried again.
+	var err error
+	for range 5 {
+		if _, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.ready === "1"`, chromedp.WithPollingTimeout(60*time.Second))); err == nil {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err != nil {
 		b.Fatal(err)
 	}
 	m["ms-first-draw-again"] = evalB[float64](b, ctx, `+document.body.dataset.firstDrawMs`)

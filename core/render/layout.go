@@ -24,6 +24,15 @@ type Layout struct {
 	// (see [Compact]); nil when there are none.
 	Compact      map[string]bool
 	CellW, CellH float64
+	Grids        []Grid // the compact grids, top first
+}
+
+// Grid is a compact grid of a layout: the cells of one layer, and the
+// rectangle they fill.
+type Grid struct {
+	Layer          int
+	Cells          int
+	X0, Y0, X1, Y1 float64
 }
 
 // Compact lays out a layer of more than Above tasks as a compact grid: each
@@ -119,6 +128,7 @@ func (c Compact) LayOut(nodes []Node) Layout {
 	}
 	l.Width = right + margin
 	l.Height = p.bottom + margin
+	l.Grids = p.grids
 	return l
 }
 

@@ -7,6 +7,7 @@ type placement struct {
 	layer  []int     // layer of each node
 	x, y   []float64 // centre of each node's box
 	cell   []bool    // the node is a cell of a compact grid
+	grids  []Grid    // the compact grids, top first
 	bottom float64   // the lowest box edge
 }
 
@@ -76,6 +77,8 @@ func (g *graph) place(compactAbove int) placement {
 			}
 			rowsUsed := (len(vs) + CompactRow - 1) / CompactRow
 			p.bottom = top + float64(rowsUsed)*(cellW+cellGap) - cellGap
+			p.grids = append(p.grids, Grid{Layer: l, Cells: len(vs), X0: margin, Y0: top,
+				X1: margin + float64(min(len(vs), CompactRow))*(cellW+cellGap) - cellGap, Y1: p.bottom})
 			y = p.bottom + gapY + nodeH/2
 			// The layers below go by the slots above them, in a row's
 			// slots: the slot nearest each cell.
