@@ -149,6 +149,9 @@ func TestWorker(t *testing.T) {
 				}
 			}
 		}
+		// A completion is counted once its batch has committed, just after
+		// the task shows SUCCEEDED.
+		waitFor(t, "the completions counted", func() bool { return w.Stats().Completed >= 300 })
 		if st := w.Stats(); st.Completed != 300 || st.Fetched != 300 || st.Refused != 0 {
 			t.Errorf("stats %+v, want 300 fetched and completed, none refused", st)
 		}
@@ -181,6 +184,7 @@ func TestWorker(t *testing.T) {
 		if n := attempts.Load(); n != 3 {
 			t.Errorf("flaky ran %d times, want 3", n)
 		}
+		waitFor(t, "the results counted", func() bool { st := w.Stats(); return st.Failed >= 2 && st.Completed >= 2 })
 		if st := w.Stats(); st.Failed != 2 || st.Completed != 2 {
 			t.Errorf("stats %+v, want 2 failed, 2 completed", st)
 		}
@@ -247,6 +251,9 @@ func TestWorker(t *testing.T) {
 		if n := runs.Load(); n != 1 {
 			t.Errorf("long ran %d times, want once: its lease expired", n)
 		}
+		// The worker counts a completion once its batch has committed,
+		// just after the task shows SUCCEEDED.
+		waitFor(t, "the completion counted", func() bool { return w.Stats().Completed == 1 })
 		if st := w.Stats(); st.Refused != 0 || st.Completed != 1 {
 			t.Errorf("stats %+v", st)
 		}
