@@ -228,6 +228,11 @@ func TestDeadLetterGroups(t *testing.T) {
 	if got := q.DeadLetterGroups(); !reflect.DeepEqual(got, want) {
 		t.Errorf("DeadLetterGroups() =\n%+v\nwant\n%+v", got, want)
 	}
+	// The same groups from the entries alone, as a queue rebuilt from its
+	// events or from a database groups them.
+	if got := GroupDeadLetters(q.DeadLetters()); !reflect.DeepEqual(got, want) {
+		t.Errorf("GroupDeadLetters(DeadLetters()) =\n%+v\nwant\n%+v", got, want)
+	}
 	// Selecting a group by its fingerprint picks exactly its tasks.
 	p := q.PreviewRedrive(Selector{Fingerprint: "HTTP 503 from <addr>"})
 	var roots []string

@@ -54,3 +54,35 @@ func (q *Queue) DeadLetterGroups() []DeadLetterGroup {
 	})
 	return out
 }
+
+// GroupDeadLetters groups the DEAD entries of a dead-letter queue, given in
+// the order they entered it (as [Queue.DeadLetters] gives them), by the
+// fingerprint of their error, exactly as [Queue.DeadLetterGroups] does: for
+// the views of a queue rebuilt elsewhere, from its events or from a
+// database.
+//
+// The cost is O(len(dl)).
+func GroupDeadLetters(dl []DeadLetter) []DeadLetterGroup {
+	var out []DeadLetterGroup
+	at := map[string]int{} // fingerprint → index in out
+	for _, d := range dl {
+		if d.State != Dead {
+			continue
+		}
+		i, ok := at[d.Fingerprint]
+		if !ok {
+			i = len(out)
+			at[d.Fingerprint] = i
+			out = append(out, DeadLetterGroup{Fingerprint: d.Fingerprint, Example: d.Error, First: d.Entered})
+		}
+		g := &out[i]
+		g.Count++
+		g.Last = max(g.Last, d.Entered)
+		g.Tasks = append(g.Tasks, d.Task)
+		g.BlastRadius += d.BlastRadius
+		if d.Poisoned {
+			g.Poisoned = append(g.Poisoned, d.Task)
+		}
+	}
+	return out
+}

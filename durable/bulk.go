@@ -13,28 +13,7 @@ import (
 // grouped by the fingerprint of their error, in the order of their first
 // entry, as core's Queue.DeadLetterGroups.
 func (q *Queue) DeadLetterGroups() []core.DeadLetterGroup {
-	var out []core.DeadLetterGroup
-	at := map[string]int{}
-	for _, d := range q.DeadLetters() {
-		if d.State != core.Dead {
-			continue
-		}
-		i, ok := at[d.Fingerprint]
-		if !ok {
-			i = len(out)
-			at[d.Fingerprint] = i
-			out = append(out, core.DeadLetterGroup{Fingerprint: d.Fingerprint, Example: d.Error, First: d.Entered})
-		}
-		g := &out[i]
-		g.Count++
-		g.Last = max(g.Last, d.Entered)
-		g.Tasks = append(g.Tasks, d.Task)
-		g.BlastRadius += d.BlastRadius
-		if d.Poisoned {
-			g.Poisoned = append(g.Poisoned, d.Task)
-		}
-	}
-	return out
+	return core.GroupDeadLetters(q.DeadLetters())
 }
 
 // ErrRateNotSupported refuses a bulk redrive at a rate: the durable queue

@@ -284,26 +284,7 @@ func (b *Board) DeadLetters() []core.DeadLetter {
 //
 // The cost is O(entries).
 func (b *Board) DeadLetterGroups() []core.DeadLetterGroup {
-	var out []core.DeadLetterGroup
-	at := map[string]int{}
-	b.liveDLQ(func(d core.DeadLetter) {
-		if d.State != core.Dead {
-			return
-		}
-		i, ok := at[d.Fingerprint]
-		if !ok {
-			i = len(out)
-			at[d.Fingerprint] = i
-			out = append(out, core.DeadLetterGroup{Fingerprint: d.Fingerprint, Example: d.Error, First: d.Entered})
-		}
-		g := &out[i]
-		g.Count++
-		g.Last = max(g.Last, d.Entered)
-		g.Tasks = append(g.Tasks, d.Task)
-		g.BlastRadius += d.BlastRadius
-		if d.Poisoned {
-			g.Poisoned = append(g.Poisoned, d.Task)
-		}
-	})
-	return out
+	var dl []core.DeadLetter
+	b.liveDLQ(func(d core.DeadLetter) { dl = append(dl, d) })
+	return core.GroupDeadLetters(dl)
 }
