@@ -35,7 +35,8 @@ func (a *app) renderConsole() {
 		b.WriteString(`<span class="group-count">` + strconv.Itoa(g.Count) + ` dead · blocks ` + strconv.Itoa(g.BlastRadius) + `</span>`)
 		b.WriteString(`<span class="blast" aria-hidden="true"><span style="width:` + strconv.FormatFloat(100*g.Bar, 'f', 1, 64) + `%"></span></span>`)
 		b.WriteString(`<span class="group-actions">`)
-		for _, btn := range [][2]string{{g.Preview, "Preview"}, {g.Redrive, "Redrive"}, {g.RedriveAtRate, "Redrive at " + strings.Replace(strings.TrimPrefix(g.RedriveAtRate, g.Redrive+" at "), "/1s", "/s", 1)}} {
+		b.WriteString(`<button type="button" data-preview="` + html.EscapeString(g.Preview) + `" title="` + html.EscapeString(g.Preview) + `: marks what would move, changes nothing">Preview</button>`)
+		for _, btn := range [][2]string{{g.Redrive, "Redrive"}, {g.RedriveAtRate, "Redrive at " + strings.Replace(strings.TrimPrefix(g.RedriveAtRate, g.Redrive+" at "), "/1s", "/s", 1)}} {
 			b.WriteString(`<button type="button" data-command="` + html.EscapeString(btn[0]) + `" title="` + html.EscapeString(btn[0]) + `">` + html.EscapeString(btn[1]) + `</button>`)
 		}
 		b.WriteString(`</span></div>`)
@@ -79,6 +80,17 @@ func (a *app) renderConsole() {
 func (a *app) wireConsole() {
 	on(a.el.console, "click", func(ev js.Value) {
 		t := ev.Get("target")
+		if btn := t.Call("closest", "button[data-preview]"); btn.Truthy() {
+			// A preview changes nothing: not the script, not its later steps.
+			a.unnotify()
+			setHidden(a.el.commandError, true)
+			if err := a.p.Preview(btn.Get("dataset").Get("preview").String()); err != nil {
+				a.commandError(err.Error())
+				return
+			}
+			a.render(false)
+			return
+		}
 		if btn := t.Call("closest", "button[data-command]"); btn.Truthy() {
 			a.act(btn.Get("dataset").Get("command").String())
 			return

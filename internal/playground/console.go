@@ -1,8 +1,10 @@
 package playground
 
 import (
+	"errors"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
@@ -84,10 +86,13 @@ func (p *Page) Console() Console {
 	return c
 }
 
-// PreviewMarks returns, at a preview step, the tasks the previewed redrive
-// would redrive and those it would release, for the drawing to mark; nil
-// at any other step.
+// PreviewMarks returns, at a preview step or while a [Page.Preview] is
+// shown, the tasks the previewed redrive would redrive and those it would
+// release, for the drawing to mark; nil otherwise.
 func (p *Page) PreviewMarks() (redrive, release []string) {
+	if v := p.shownPreview(); v != nil {
+		return v.redrive, v.release
+	}
 	s := p.s
 	k := s.Cursor()
 	if k == 0 || s.Step(k).Command.Op != scenario.OpPreview || s.Step(k).Preview == nil {
@@ -98,4 +103,53 @@ func (p *Page) PreviewMarks() (redrive, release []string) {
 		release = append(release, r.Release...)
 	}
 	return redrive, release
+}
+
+// shownPreview is a preview of the console's, made at step k of session s.
+type shownPreview struct {
+	s                *scenario.Session
+	k                int
+	text             string // what the caption says of it
+	redrive, release []string
+}
+
+// Preview says what a preview command (a console group's Preview, e.g.
+// "preview redrive group 1") finds at the step shown, changing nothing:
+// not the queue, not the script, not the steps after it. Its marks
+// ([Page.PreviewMarks]) and its sentence (the [Page.Caption]) are shown
+// until the page moves to another step or script. A preview typed in the
+// command box is a step of the script instead, as any command is.
+//
+// The cost is a run of the script up to the step shown.
+func (p *Page) Preview(cmd string) error {
+	s := p.s
+	k := s.Cursor()
+	fresh, err := scenario.NewSession(cut(s, k), p.options())
+	if err != nil {
+		return err
+	}
+	fresh.Seek(StepEnd)
+	if err := fresh.Append(cmd); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "scenario: "))
+	}
+	last := fresh.Len()
+	st := fresh.Step(last)
+	if st.Command.Op != scenario.OpPreview || st.Preview == nil {
+		return errors.New(cmd + ": not a preview")
+	}
+	v := &shownPreview{s: s, k: k, text: Explain(fresh, last)}
+	for _, r := range st.Preview.Roots {
+		v.redrive = append(v.redrive, r.Task)
+		v.release = append(v.release, r.Release...)
+	}
+	p.preview = v
+	return nil
+}
+
+// shownPreview returns the console's preview if its step is shown.
+func (p *Page) shownPreview() *shownPreview {
+	if v := p.preview; v != nil && v.s == p.s && v.k == p.s.Cursor() {
+		return v
+	}
+	return nil
 }

@@ -92,3 +92,36 @@ func TestCaptionsOfTheConsole(t *testing.T) {
 		t.Errorf("the bulk redrive's caption is %q", got)
 	}
 }
+
+// TestConsolePreviewChangesNothing: the console's Preview at an earlier
+// step marks what the redrive would move and says so, and changes neither
+// the script nor its later steps; moving on takes the marks away.
+func TestConsolePreviewChangesNothing(t *testing.T) {
+	t.Parallel()
+	p := playground.New()
+	if _, _, err := p.Open("?scenario=diamond-redrive&step=14", ""); err != nil {
+		t.Fatal(err)
+	}
+	s := p.Session()
+	n, text := s.Len(), s.Text()
+	if err := p.Preview("preview redrive group 1"); err != nil {
+		t.Fatal(err)
+	}
+	if p.Session() != s || s.Len() != n || s.Text() != text || s.Cursor() != 14 {
+		t.Fatalf("the preview changed the script: %d steps (was %d), at step %d", p.Session().Len(), n, p.Session().Cursor())
+	}
+	redrive, release := p.PreviewMarks()
+	if !slices.Equal(redrive, []string{"a"}) || !slices.Equal(release, []string{"b", "c", "d"}) {
+		t.Errorf("marks: redrive %v, release %v; want [a] and [b c d]", redrive, release)
+	}
+	if c := p.Caption(); !strings.HasPrefix(c.Text, "Preview, nothing changed: redrive group 1 would redrive 1 task") {
+		t.Errorf("caption %q", c.Text)
+	}
+	p.Seek(15)
+	if r, _ := p.PreviewMarks(); r != nil {
+		t.Errorf("the marks stay at another step: %v", r)
+	}
+	if err := p.Preview("redrive group 1"); err == nil {
+		t.Error("a redrive taken for a preview")
+	}
+}

@@ -38,6 +38,8 @@ type Page struct {
 	frontFor *scenario.Session // the session and step front was read at
 	frontAt  int
 	front    string // the front of the READY line there
+
+	preview *shownPreview // the console's last Preview, while its step is shown
 }
 
 // snapshot is what Undo restores: a script, the step shown and the

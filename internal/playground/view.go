@@ -27,6 +27,9 @@ func (p *Page) Caption() Caption {
 		c.Where = "step " + strconv.Itoa(k) + " · line " + strconv.Itoa(st.Command.Line)
 		c.Refused = !st.OK
 	}
+	if v := p.shownPreview(); v != nil {
+		c.Text, c.Refused = v.text, false
+	}
 	return c
 }
 
