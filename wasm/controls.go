@@ -19,26 +19,16 @@ func (a *app) wire() {
 	e := &a.el
 	a.wireClock()
 	a.wireConsole()
-	own := create("option", "")
-	setAttr(own, "value", "")
-	own.Set("disabled", true)
-	setText(own, "Your script")
-	appendTo(e.picker, own)
+	addOption(e.picker, "", "Your script").Set("disabled", true)
 	for _, entry := range scenario.Library() {
-		opt := create("option", "")
-		setAttr(opt, "value", entry.Name)
-		setText(opt, entry.Title)
-		appendTo(e.picker, opt)
+		addOption(e.picker, entry.Name, entry.Title)
 	}
 	for _, name := range incremental.Names() {
-		opt := create("option", "")
-		setAttr(opt, "value", name)
 		text := name
 		if name == incremental.Default {
 			text += " (default)"
 		}
-		setText(opt, text)
-		appendTo(e.strategy, opt)
+		addOption(e.strategy, name, text)
 	}
 
 	on(e.picker, "change", func(js.Value) {

@@ -133,6 +133,16 @@ func afterPaint(f func()) {
 	afterFrames(1, func() { time.AfterFunc(0, func() { guard("paint", f) }) })
 }
 
+// addOption adds an option to a select: its value and its label. It
+// returns the option.
+func addOption(sel js.Value, value, label string) js.Value {
+	opt := create("option", "")
+	setAttr(opt, "value", value)
+	setText(opt, label)
+	appendTo(sel, opt)
+	return opt
+}
+
 // jsList returns the elements of a NodeList or an HTMLCollection.
 func jsList(v js.Value) []js.Value {
 	out := make([]js.Value, v.Length())

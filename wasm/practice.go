@@ -251,16 +251,9 @@ func (a *app) renderPractice() {
 	l := t.Link()
 	e.level.Set("value", string(l.Level))
 	clear(e.exercise)
-	random := create("option", "")
-	setAttr(random, "value", "")
-	random.Set("disabled", true)
-	setText(random, "Random exercise")
-	appendTo(e.exercise, random)
+	addOption(e.exercise, "", "Random exercise").Set("disabled", true)
 	for _, c := range t.ExerciseChoices() {
-		opt := create("option", "")
-		setAttr(opt, "value", c.Value)
-		setText(opt, c.Label)
-		appendTo(e.exercise, opt)
+		addOption(e.exercise, c.Value, c.Label)
 	}
 	if l.Set == playground.SetRandom {
 		e.exercise.Set("value", "")
