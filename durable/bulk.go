@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	"github.com/jackc/pgx/v5"
@@ -16,27 +17,45 @@ func (q *Queue) DeadLetterGroups() []core.DeadLetterGroup {
 	return core.GroupDeadLetters(q.DeadLetters())
 }
 
-// ErrRateNotSupported refuses a bulk redrive at a rate: the durable queue
-// redrives a selection all at once only, for now.
-var ErrRateNotSupported = errors.New("durable: a redrive at a rate is not supported yet (redrive all at once)")
-
-// RedriveMatching redrives, all at once and in one transaction, the DEAD
-// tasks sel matches, in DLQ order, skipping poisoned ones, and decides the
-// tasks they blocked once, after all of them are live, with core's events
-// (EventRedriveStarted, the redrive's, EventRedriveProgress,
-// EventRedriveDone) and errors (ErrNoMatch). A Rate other than the zero
-// Rate is refused with ErrRateNotSupported.
+// RedriveMatching redrives the DEAD tasks sel matches, in DLQ order,
+// skipping poisoned ones, as core's Queue.RedriveMatching: the tasks
+// blocked by those redriven together are decided once, after all of them
+// are live, with core's events (EventRedriveStarted, then per batch the
+// redrive's and an EventRedriveProgress, EventRedriveDone after the last)
+// and refusals (ErrRedriveRunning, ErrNoMatch, a selector or a Rate that
+// core refuses).
+//
+// With the zero Rate every task is redriven in this one transaction. With
+// a Rate, N are redriven now and N more every Per of the DAG's clock: the
+// redrive in progress is a row of dagq_redrives (its selector, rate, task
+// list and how far it got) and a timer in the DAG's row, fired in order
+// with the tasks' timers by Advance (or by DB.Tick on a Clock), each batch
+// in its own transaction with the time it was due. Starting it, each
+// batch, and CancelRedrive commit with what they change, so a redrive
+// under way survives a restart and goes on where it stood; one DAG has at
+// most one.
+//
+// The cost is one statement to match (O(entries) rows), and per batch of
+// k tasks one to read the states of the tasks still to come, the
+// redrive's own (redriveRoots), and one to record the progress.
 func (q *Queue) RedriveMatching(sel core.Selector, rate core.Rate) (core.RedriveJob, error) {
 	if err := validSelector(sel); err != nil {
 		return core.RedriveJob{}, err
 	}
-	if rate != (core.Rate{}) {
-		return core.RedriveJob{}, ErrRateNotSupported
+	if rate != (core.Rate{}) && (rate.N < 1 || rate.Per <= 0) {
+		return core.RedriveJob{}, fmt.Errorf("core: rate %d per %v: want at least 1 task per period above 0, or the zero Rate (all at once)", rate.N, rate.Per)
 	}
 	var job core.RedriveJob
 	err := q.run(func(t *txn) error {
 		if err := t.lock(); err != nil {
 			return err
+		}
+		if t.d.jobAt.set {
+			j, err := t.job()
+			if err != nil {
+				return err
+			}
+			return refusal{fmt.Errorf("core: redrive %s: %w: %s", sel, core.ErrRedriveRunning, j.Selector)}
 		}
 		roots, skipped, err := t.match(sel)
 		if err != nil {
@@ -47,19 +66,127 @@ func (q *Queue) RedriveMatching(sel core.Selector, rate core.Rate) (core.Redrive
 		}
 		t.emit(core.Event{Kind: core.EventRedriveStarted, Reason: sel.String(), Rate: rate,
 			Total: len(roots), Tasks: roots, Skipped: skipped})
-		if len(roots) > 0 {
-			if _, err := t.redriveRoots(roots, false); err != nil {
+		j := &core.RedriveJob{Selector: sel, Rate: rate, Tasks: roots, Skipped: skipped, Started: t.now}
+		if err := t.batch(j); err != nil {
+			return err
+		}
+		if !j.Finished {
+			if _, err := t.tx.Exec(t.ctx, `INSERT INTO dagq_redrives (dag, fingerprint, contains, rate_n, rate_per,
+					tasks, skipped, pos, done, gone, started)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+				t.dag, sel.Fingerprint, sel.Contains, rate.N, int64(rate.Per), roots, nonNil(skipped),
+				j.Done+j.Gone, j.Done, j.Gone, int64(j.Started)); err != nil {
 				return err
 			}
-			t.emit(core.Event{Kind: core.EventRedriveProgress, Reason: sel.String(), Tasks: roots,
-				Count: len(roots), Total: len(roots)})
 		}
-		t.emit(core.Event{Kind: core.EventRedriveDone, Reason: sel.String(), Count: len(roots), Total: len(roots)})
-		job = core.RedriveJob{Selector: sel, Rate: rate, Tasks: roots, Skipped: skipped, Done: len(roots),
-			Started: t.now, Finished: true}
+		job = *j
 		return nil
 	})
 	return job, err
+}
+
+// redriveBatch redrives the next batch of the redrive in progress, whose
+// timer has just fired (the DAG locked, the clock at the timer's time),
+// and records how far it got, or ends it.
+func (t *txn) redriveBatch() error {
+	j, err := t.job()
+	if err != nil {
+		return err
+	}
+	if err := t.batch(&j); err != nil {
+		return err
+	}
+	if j.Finished {
+		_, err = t.tx.Exec(t.ctx, "DELETE FROM dagq_redrives WHERE dag = $1", t.dag)
+		return err
+	}
+	_, err = t.tx.Exec(t.ctx, "UPDATE dagq_redrives SET pos = $2, done = $3, gone = $4 WHERE dag = $1",
+		t.dag, j.Done+j.Gone, j.Done, j.Gone)
+	return err
+}
+
+// batch redrives j's next batch now, as core's redriveBatch: from the
+// tasks not handled yet, in order, up to Rate.N (all of them under the
+// zero Rate) that are still DEAD and not poisoned, the others left alone
+// (Gone); then it ends j (EventRedriveDone) or sets the timer of its next
+// batch. Tasks[:Done+Gone] are the ones handled before.
+func (t *txn) batch(j *core.RedriveJob) error {
+	n := len(j.Tasks)
+	if j.Rate.N > 0 {
+		n = j.Rate.N
+	}
+	pos := j.Done + j.Gone
+	rest := j.Tasks[pos:]
+	live := map[string]bool{}
+	rows, err := t.tx.Query(t.ctx, `SELECT name FROM dagq_tasks WHERE dag = $1 AND name = ANY($2)
+		AND state = 'DEAD' AND NOT poisoned`, t.dag, rest)
+	if err != nil {
+		return err
+	}
+	var name string
+	if _, err := pgx.ForEachRow(rows, []any{&name}, func() error { live[name] = true; return nil }); err != nil {
+		return err
+	}
+	var batch []string
+	for pos < len(j.Tasks) && len(batch) < n {
+		v := j.Tasks[pos]
+		pos++
+		if live[v] {
+			batch = append(batch, v)
+		} else {
+			j.Gone++
+		}
+	}
+	if len(batch) > 0 {
+		if _, err := t.redriveRoots(batch, false); err != nil {
+			return err
+		}
+		j.Done += len(batch)
+		t.emit(core.Event{Kind: core.EventRedriveProgress, Reason: j.Selector.String(), Tasks: batch,
+			Count: j.Done, Total: len(j.Tasks)})
+	}
+	if pos == len(j.Tasks) {
+		j.Next, j.Finished = 0, true
+		t.emit(core.Event{Kind: core.EventRedriveDone, Reason: j.Selector.String(), Count: j.Done, Total: len(j.Tasks)})
+		return nil
+	}
+	j.Next = later(t.now, j.Rate.Per)
+	seq, err := t.seq()
+	if err != nil {
+		return err
+	}
+	t.d.jobAt = timerAt{at: int64(j.Next), seq: seq, set: true}
+	t.d.dirty = true
+	return nil
+}
+
+// job reads the redrive in progress; the DAG is locked and has one.
+func (t *txn) job() (core.RedriveJob, error) {
+	var j core.RedriveJob
+	var per, started int64
+	var pos int
+	err := t.tx.QueryRow(t.ctx, `SELECT fingerprint, contains, rate_n, rate_per, tasks, skipped, pos, done, gone, started
+		FROM dagq_redrives WHERE dag = $1`, t.dag).Scan(&j.Selector.Fingerprint, &j.Selector.Contains, &j.Rate.N, &per,
+		&j.Tasks, &j.Skipped, &pos, &j.Done, &j.Gone, &started)
+	if err != nil {
+		return j, err
+	}
+	j.Rate.Per, j.Started = time.Duration(per), time.Duration(started)
+	if len(j.Skipped) == 0 {
+		j.Skipped = nil
+	}
+	if t.d.jobAt.set {
+		j.Next = time.Duration(t.d.jobAt.at)
+	}
+	return j, nil
+}
+
+// nonNil is s, or an empty slice for a NOT NULL array column.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // PreviewRedrive returns what RedriveMatching with sel would do now,
@@ -107,10 +234,48 @@ func (q *Queue) PreviewRedrive(sel core.Selector) core.RedrivePreview {
 	return p
 }
 
-// CancelRedrive refuses with ErrNoRedrive: a redrive of the durable queue
-// is done in one transaction, so none is ever in progress.
+// CancelRedrive stops the bulk redrive in progress, as core's: the tasks
+// it redrove stay redriven, the others stay DEAD, and
+// EventRedriveCancelled says how far it got; one transaction. It refuses,
+// changing nothing, when none is in progress (ErrNoRedrive).
 func (q *Queue) CancelRedrive() error {
-	return fmt.Errorf("core: cannot cancel: %w", core.ErrNoRedrive)
+	return q.run(func(t *txn) error {
+		if err := t.lock(); err != nil {
+			return err
+		}
+		if !t.d.jobAt.set {
+			return refusal{fmt.Errorf("core: cannot cancel: %w", core.ErrNoRedrive)}
+		}
+		j, err := t.job()
+		if err != nil {
+			return err
+		}
+		if _, err := t.tx.Exec(t.ctx, "DELETE FROM dagq_redrives WHERE dag = $1", t.dag); err != nil {
+			return err
+		}
+		t.d.jobAt = timerAt{}
+		t.d.dirty = true
+		t.emit(core.Event{Kind: core.EventRedriveCancelled, Reason: j.Selector.String(), Count: j.Done, Total: len(j.Tasks)})
+		return nil
+	})
+}
+
+// Redriving returns the bulk redrive in progress, as it stood at the last
+// commit; false if none is.
+func (q *Queue) Redriving() (core.RedriveJob, bool) {
+	var j core.RedriveJob
+	err := q.run(func(t *txn) error {
+		if err := t.load(); err != nil {
+			return err
+		}
+		if !t.d.jobAt.set {
+			return refusal{core.ErrNoRedrive}
+		}
+		var err error
+		j, err = t.job()
+		return err
+	})
+	return j, err == nil
 }
 
 // match returns the DEAD tasks sel matches, in DLQ order: those to redrive

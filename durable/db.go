@@ -92,7 +92,10 @@ func (db *DB) run(ctx context.Context, dag string, ob *outbox, deliver func(core
 		t := &txn{db: db, ctx: ctx, dag: dag}
 		err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 			t.tx = tx
-			return f(t)
+			if err := f(t); err != nil {
+				return err
+			}
+			return t.store()
 		})
 		var r refusal
 		switch {

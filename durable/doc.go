@@ -53,9 +53,14 @@
 // # The dead-letter queue
 //
 // [Queue.DeadLetters] and [Queue.DeadLetterGroups] read the DLQ with core's
-// fields; [Queue.RedriveMatching] redrives a selection all at once, in one
-// transaction, skipping poisoned tasks (Config.PoisonAfter), and
-// [Queue.PreviewRedrive] says what it would do by running it and rolling
-// it back. Not yet: a redrive at a rate (refused with ErrRateNotSupported)
-// and the growth alert ([DB.Queue] refuses a Config.Alert).
+// fields; [Queue.RedriveMatching] redrives a selection, skipping poisoned
+// tasks (Config.PoisonAfter), all at once in one transaction or at a rate
+// (N every Per of the DAG's clock, each batch its own transaction, the
+// redrive under way kept in dagq_redrives so that it goes on after a
+// restart; [Queue.CancelRedrive] stops it), and [Queue.PreviewRedrive]
+// says what it would do by running it and rolling it back. Config.Alert,
+// the growth alert, is kept in the DAG's row and moves in the transaction
+// of the entries that move it (see alert.go). The alert's clear and a
+// redrive's next batch are timers like a lease's deadline: Advance fires
+// them in order with the tasks' timers, and [DB.Tick] on a Clock.
 package durable

@@ -65,8 +65,12 @@ func (t *txn) fail(r running, err error) (core.State, error) {
 	}
 	t.emit(core.Event{Kind: core.EventDead, Task: r.name, From: core.Running, To: core.Dead,
 		Attempt: r.attempts, Reason: reason, Error: msg, Poisoned: poisoned})
+	t.noteEntry()
 	n, err := t.blockWave(r.name, r.name)
 	if err != nil {
+		return "", err
+	}
+	if err := t.placeAlert(); err != nil {
 		return "", err
 	}
 	return core.Dead, t.addBlocks(r.name, n)
@@ -120,7 +124,8 @@ func deathReason(attempts int, msg string, permanent bool) string {
 // blockWave blocks, nearest first, every PENDING task that waits on start
 // transitively, naming root, as core's blockWave: breadth first, each
 // level's dependents in the order of the level and then of their arrival.
-// A task already BLOCKED keeps its root, and the wave stops there. It
+// A task already BLOCKED keeps its root, and the wave stops there. Each
+// task it blocks enters the DLQ and counts towards the growth alert. It
 // returns how many it blocked. Two statements per level.
 func (t *txn) blockWave(start, root string) (int, error) {
 	total := 0
@@ -160,6 +165,7 @@ func (t *txn) blockWave(start, root string) (int, error) {
 			checkMove(w, core.Pending, core.Blocked)
 			t.emit(core.Event{Kind: core.EventBlocked, Task: w, From: core.Pending, To: core.Blocked,
 				Root: root, Reason: "blocked by " + root})
+			t.noteEntry()
 		}
 		total += len(next)
 		level = next

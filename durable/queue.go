@@ -36,7 +36,10 @@ const Strategy = "pk"
 // opening it again with other settings replaces them (the generator's state
 // is kept unless the seed changed). cfg.Strategy must name one of package
 // incremental's strategies or be "" (the check itself is always this
-// package's: see order.go). cfg.Alert is not supported yet and is refused.
+// package's: see order.go). cfg.Alert, the growth alert, is stored too
+// (see alert.go); opening the DAG with another alert starts its count
+// afresh, off, while the same one keeps its entries, its state and its
+// clear time.
 // cfg.OnEvent receives this handle's events. ctx is used by every operation
 // of the handle.
 func (db *DB) Queue(ctx context.Context, dag string, cfg core.Config) (*Queue, error) {
@@ -44,9 +47,6 @@ func (db *DB) Queue(ctx context.Context, dag string, cfg core.Config) (*Queue, e
 	check.OnEvent = nil
 	if _, err := core.New(check); err != nil {
 		return nil, err
-	}
-	if cfg.Alert != (core.Alert{}) {
-		return nil, errors.New("durable: the dead-letter queue's growth alert (Config.Alert) is not supported yet")
 	}
 	if dag == "" {
 		return nil, errors.New("durable: a DAG needs a name")
@@ -57,15 +57,23 @@ func (db *DB) Queue(ctx context.Context, dag string, cfg core.Config) (*Queue, e
 	}
 	b := cfg.Backoff
 	_, err = db.pool.Exec(ctx, `INSERT INTO dagq_dags AS d (dag, max_attempts, lease_timeout, backoff_base,
-			backoff_factor, backoff_max, jitter, seed, rng, poison_after)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+			backoff_factor, backoff_max, jitter, seed, rng, poison_after, alert_entries, alert_window)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		ON CONFLICT (dag) DO UPDATE SET max_attempts = EXCLUDED.max_attempts,
 			lease_timeout = EXCLUDED.lease_timeout, backoff_base = EXCLUDED.backoff_base,
 			backoff_factor = EXCLUDED.backoff_factor, backoff_max = EXCLUDED.backoff_max,
 			jitter = EXCLUDED.jitter, poison_after = EXCLUDED.poison_after,
-			rng = CASE WHEN d.seed = EXCLUDED.seed THEN d.rng ELSE EXCLUDED.rng END, seed = EXCLUDED.seed`,
+			rng = CASE WHEN d.seed = EXCLUDED.seed THEN d.rng ELSE EXCLUDED.rng END, seed = EXCLUDED.seed,
+			alert_entries = EXCLUDED.alert_entries, alert_window = EXCLUDED.alert_window,
+			alert_times = CASE WHEN (d.alert_entries, d.alert_window) = (EXCLUDED.alert_entries, EXCLUDED.alert_window)
+				THEN d.alert_times ELSE '{}' END,
+			alert_on = d.alert_on AND (d.alert_entries, d.alert_window) = (EXCLUDED.alert_entries, EXCLUDED.alert_window),
+			alert_at = CASE WHEN (d.alert_entries, d.alert_window) = (EXCLUDED.alert_entries, EXCLUDED.alert_window)
+				THEN d.alert_at END,
+			alert_seq = CASE WHEN (d.alert_entries, d.alert_window) = (EXCLUDED.alert_entries, EXCLUDED.alert_window)
+				THEN d.alert_seq END`,
 		dag, cfg.MaxAttempts, int64(cfg.LeaseTimeout), int64(b.Base), b.Factor, int64(b.Max), int16(b.Jitter),
-		int64(b.Seed), rng, cfg.PoisonAfter)
+		int64(b.Seed), rng, cfg.PoisonAfter, cfg.Alert.Entries, int64(cfg.Alert.Window))
 	if err != nil {
 		return nil, fmt.Errorf("durable: %w", err)
 	}

@@ -1,6 +1,7 @@
 package durable_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -23,10 +24,13 @@ type pair struct {
 	durEv  []core.Event
 	leases map[string][2]core.Lease // task@attempt → the in-memory and the durable lease
 	log    []string
+	kinds  map[core.EventKind]int // the events seen, by kind
+	db     *durable.DB
+	cfg    core.Config // the durable queue's, to open it again
 }
 
 func newPair(t *testing.T, db *durable.DB, cfg core.Config) *pair {
-	p := &pair{t: t, leases: map[string][2]core.Lease{}}
+	p := &pair{t: t, leases: map[string][2]core.Lease{}, kinds: map[core.EventKind]int{}}
 	mc := cfg
 	mc.OnEvent = func(e core.Event) { p.memEv = append(p.memEv, e) }
 	mem, err := core.New(mc)
@@ -36,12 +40,13 @@ func newPair(t *testing.T, db *durable.DB, cfg core.Config) *pair {
 	dc := cfg
 	dc.OnEvent = func(e core.Event) { p.durEv = append(p.durEv, e) }
 	p.mem, p.dur = mem, openQueue(t, db, dc)
+	p.db, p.cfg = db, dc
 	return p
 }
 
 var sentinels = []error{core.ErrDuplicate, core.ErrCycle, core.ErrUnknown, core.ErrNotRunning,
 	core.ErrStaleLease, core.ErrNotDead, core.ErrInvalidName, core.ErrLeaseExpired,
-	core.ErrClockBackwards, core.ErrPoisoned}
+	core.ErrClockBackwards, core.ErrPoisoned, core.ErrNoMatch, core.ErrRedriveRunning, core.ErrNoRedrive}
 
 // sameErr reports whether two errors are alike by core's sentinels.
 func sameErr(a, b error) bool {
@@ -116,13 +121,15 @@ type event struct {
 	Poisoned            bool
 	Tasks, Skipped      []string
 	Count, Total        int
+	Window              time.Duration
+	Rate                core.Rate
 }
 
 func events(es []core.Event, pathOK bool) []event {
 	out := make([]event, len(es))
 	for i, e := range es {
 		out[i] = event{e.Kind, e.Task, e.From, e.To, e.Deps, e.Attempt, e.Root, e.Reason, e.Error, e.At, e.Due, e.Deadline, e.Poisoned,
-			e.Tasks, e.Skipped, e.Count, e.Total}
+			e.Tasks, e.Skipped, e.Count, e.Total, e.Window, e.Rate}
 		if e.Kind == core.EventRejected && !pathOK {
 			out[i].Reason = ""
 		}
@@ -143,6 +150,9 @@ func (p *pair) compare(what string) {
 	}
 	if m, d := events(p.memEv, samePath), events(p.durEv, samePath); !alike(m, d) {
 		p.fail("events differ:\n  in memory %+v\n  durable   %+v", m, d)
+	}
+	for _, e := range p.memEv {
+		p.kinds[e.Kind]++
 	}
 	p.memEv, p.durEv = p.memEv[:0], p.durEv[:0]
 	ds, err := p.dur.States()
@@ -165,6 +175,32 @@ func (p *pair) compare(what string) {
 	if m, d := p.mem.Now(), p.dur.Now(); m != d {
 		p.fail("clocks differ: in memory %v, durable %v", m, d)
 	}
+	if m, d := p.mem.Alerting(), p.dur.Alerting(); m != d {
+		p.fail("alerting: in memory %v, durable %v", m, d)
+	}
+	mj, mok := p.mem.Redriving()
+	dj, dok := p.dur.Redriving()
+	if mok != dok || !alike(mj, dj) {
+		p.fail("redrives in progress differ:\n  in memory %+v %v\n  durable   %+v %v", mj, mok, dj, dok)
+	}
+}
+
+// reopen opens the durable queue's DAG again, as another process would:
+// whatever the DAG holds (an alert's window, a redrive under way) must be
+// read from the database.
+func (p *pair) reopen() {
+	p.log = append(p.log, "(reopen)")
+	q, err := p.db.Queue(context.Background(), p.dur.DAG(), p.cfg)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.dur = q
+	p.compare("reopen")
+}
+
+// cancel cancels the bulk redrive in progress, if any.
+func (p *pair) cancel() {
+	p.do("redrive cancel", p.mem.CancelRedrive, p.dur.CancelRedrive)
 }
 
 func (p *pair) submit(task string, deps ...string) {
@@ -192,6 +228,22 @@ func (p *pair) lease(rng *rand.Rand) ([2]core.Lease, bool) {
 	keys := make([]string, 0, len(p.leases))
 	for k := range p.leases {
 		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return p.leases[keys[rng.IntN(len(keys))]], true
+}
+
+// runningLease picks the current lease of a RUNNING task; any lease
+// handed out before if none is RUNNING.
+func (p *pair) runningLease(rng *rand.Rand) ([2]core.Lease, bool) {
+	var keys []string
+	for k, l := range p.leases {
+		if cur, ok := p.mem.Lease(l[0].Task); ok && cur.ID == l[0].ID {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return p.lease(rng)
 	}
 	slices.Sort(keys)
 	return p.leases[keys[rng.IntN(len(keys))]], true
@@ -230,9 +282,9 @@ func (p *pair) redrive(task string, force bool) {
 	p.do("redrive "+task, func() error { return p.mem.Redrive(task) }, func() error { return p.dur.Redrive(task) })
 }
 
-// bulk redrives the DEAD tasks whose error contains text, at once, after
-// comparing the two previews.
-func (p *pair) bulk(text string) {
+// bulk redrives the DEAD tasks whose error contains text, at rate (the
+// zero Rate: at once), after comparing the two previews.
+func (p *pair) bulk(text string, rate core.Rate) {
 	sel := core.Selector{Contains: text}
 	if m, d := p.mem.PreviewRedrive(sel), p.dur.PreviewRedrive(sel); !alike(m, d) {
 		p.fail("previews of redrive matching %q differ:\n  in memory %+v\n  durable   %+v", text, m, d)
@@ -241,8 +293,8 @@ func (p *pair) bulk(text string) {
 		p.fail("dead-letter groups differ:\n  in memory %+v\n  durable   %+v", m, d)
 	}
 	var mj, dj core.RedriveJob
-	p.do("redrive matching "+text, func() error { var e error; mj, e = p.mem.RedriveMatching(sel, core.Rate{}); return e },
-		func() error { var e error; dj, e = p.dur.RedriveMatching(sel, core.Rate{}); return e })
+	p.do(fmt.Sprintf("redrive matching %s at %v", text, rate), func() error { var e error; mj, e = p.mem.RedriveMatching(sel, rate); return e },
+		func() error { var e error; dj, e = p.dur.RedriveMatching(sel, rate); return e })
 	if !alike(mj, dj) {
 		p.fail("redrive jobs differ:\n  in memory %+v\n  durable   %+v", mj, dj)
 	}
@@ -257,9 +309,11 @@ func (p *pair) advance(d time.Duration) {
 }
 
 // TestDurableMatchesInMemoryOnRandomOperations drives the durable queue and
-// core's side by side through random operations under random settings and
-// compares errors, events, states, the READY line, the DLQ and the clock
-// after each one.
+// core's side by side through random operations under random settings
+// (the growth alert among them, bulk redrives at a rate, cancelled or not,
+// and the DAG opened again mid-way) and compares errors, events, states,
+// the READY line, the DLQ, the clock, the alert and the redrive in
+// progress after each one.
 func TestDurableMatchesInMemoryOnRandomOperations(t *testing.T) {
 	db := openDB(t, durable.Options{})
 	runs, ops := 6, 150
@@ -282,10 +336,14 @@ func TestDurableMatchesInMemoryOnRandomOperations(t *testing.T) {
 			if rng.IntN(3) == 0 {
 				cfg.PoisonAfter = 1
 			}
+			if rng.IntN(2) == 0 {
+				cfg.Alert = core.Alert{Entries: 1 + rng.IntN(4), Window: time.Duration(1+rng.IntN(8)) * time.Second}
+			}
+			t.Logf("config %+v", cfg)
 			p := newPair(t, db, cfg)
 			names := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}
 			for range ops {
-				switch k := rng.IntN(20); {
+				switch k := rng.IntN(22); {
 				case k < 6:
 					task := names[rng.IntN(len(names))]
 					var deps []string
@@ -313,12 +371,95 @@ func TestDurableMatchesInMemoryOnRandomOperations(t *testing.T) {
 					}
 				case k < 17:
 					p.redrive(names[rng.IntN(len(names))], rng.IntN(5) == 0)
-				case k < 18:
-					p.bulk([]string{"HTTP", "bad", "lease"}[rng.IntN(3)])
+				case k < 19:
+					rate := core.Rate{}
+					if rng.IntN(3) != 0 {
+						rate = core.Rate{N: 1 + rng.IntN(2), Per: time.Duration(1+rng.IntN(3)) * time.Second}
+					}
+					p.bulk([]string{"HTTP", "bad", "lease"}[rng.IntN(3)], rate)
+				case k < 20 && rng.IntN(2) == 0:
+					p.cancel()
+				case k < 20:
+					p.reopen()
 				default:
 					p.advance(time.Duration(rng.IntN(4000)) * time.Millisecond)
 				}
 			}
+			t.Logf("events by kind: %v", p.kinds)
 		})
 	}
+}
+
+// TestDurableMatchesInMemoryOperatingTheDLQ is the side-by-side comparison
+// weighted towards the dead-letter queue's operations: one attempt, so
+// that failures die and block their dependents; the growth alert always
+// on; bulk redrives at a rate, advances that run their batches and clear
+// the alert, cancels, and the DAG opened again while a redrive is under
+// way.
+func TestDurableMatchesInMemoryOperatingTheDLQ(t *testing.T) {
+	db := openDB(t, durable.Options{})
+	runs, ops := 4, 200
+	if testing.Short() {
+		runs, ops = 2, 150
+	}
+	total := map[core.EventKind]int{}
+	for run := range runs {
+		seed := uint64(time.Now().UnixNano()) + uint64(run)
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			t.Logf("seed %d", seed)
+			rng := rand.New(rand.NewPCG(seed, 2))
+			cfg := core.Config{MaxAttempts: 1 + rng.IntN(2),
+				Alert: core.Alert{Entries: 2 + rng.IntN(5), Window: time.Duration(2+rng.IntN(10)) * time.Second}}
+			if rng.IntN(2) == 0 {
+				cfg.PoisonAfter = 1 + rng.IntN(2)
+			}
+			t.Logf("config %+v", cfg)
+			p := newPair(t, db, cfg)
+			var names []string
+			for i := range 24 {
+				names = append(names, fmt.Sprintf("t%02d", i))
+			}
+			errs := []string{"HTTP 503", "HTTP 500", "timeout"}
+			for range ops {
+				switch k := rng.IntN(20); {
+				case k < 4:
+					task := names[rng.IntN(len(names))]
+					var deps []string
+					for range rng.IntN(3) {
+						deps = append(deps, names[rng.IntN(len(names))])
+					}
+					p.submit(task, deps...)
+				case k < 7:
+					p.next()
+				case k < 8:
+					if l, ok := p.lease(rng); ok {
+						p.complete(l)
+					}
+				case k < 12:
+					if l, ok := p.runningLease(rng); ok {
+						p.fail2(l, errors.New(errs[rng.IntN(len(errs))]))
+					}
+				case k < 14:
+					rate := core.Rate{}
+					if rng.IntN(4) != 0 {
+						rate = core.Rate{N: 1 + rng.IntN(2), Per: time.Duration(1+rng.IntN(3)) * time.Second}
+					}
+					p.bulk([]string{"HTTP", "timeout", "5"}[rng.IntN(3)], rate)
+				case k < 15:
+					p.cancel()
+				case k < 16:
+					p.reopen()
+				case k < 17:
+					p.redrive(names[rng.IntN(len(names))], rng.IntN(4) == 0)
+				default:
+					p.advance(time.Duration(rng.IntN(3000)) * time.Millisecond)
+				}
+			}
+			t.Logf("events by kind: %v", p.kinds)
+			for k, n := range p.kinds {
+				total[k] += n
+			}
+		})
+	}
+	t.Logf("in all: %v", total)
 }

@@ -149,8 +149,12 @@ func (t *txn) submit(task string, deps []string) error {
 	}
 	t.emit(e)
 	if to == core.Blocked {
+		t.noteEntry()
 		n, err := t.blockWave(task, root)
 		if err != nil {
+			return err
+		}
+		if err := t.placeAlert(); err != nil {
 			return err
 		}
 		if err := t.addBlocks(root, n+1); err != nil {

@@ -33,6 +33,46 @@ type dagRow struct {
 	ordFirst     int64
 	ordLast      int64
 	arrivals     int64
+
+	// The growth alert (see alert.go) and the timer of a bulk redrive's
+	// next batch (see bulk.go), as stored; written back when the
+	// operation commits if dirty.
+	alert      core.Alert
+	alertTimes []int64
+	alertOn    bool
+	alertAt    timerAt
+	jobAt      timerAt
+	dirty      bool
+}
+
+// timerAt is a timer that belongs to no task: when it fires and its place
+// among the timers set at that time (a number from dagq_line); set false
+// when there is none.
+type timerAt struct {
+	at, seq int64
+	set     bool
+}
+
+// before orders timers as core's heap does: earlier first, and of two at
+// the same time, the one set first.
+func (a timerAt) before(b timerAt) bool {
+	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+}
+
+// scan is a timerAt's destination for a pair of nullable columns.
+func (a *timerAt) scan(at, seq *int64) {
+	*a = timerAt{}
+	if at != nil && seq != nil {
+		*a = timerAt{at: *at, seq: *seq, set: true}
+	}
+}
+
+// args is a timerAt as a pair of nullable arguments.
+func (a timerAt) args() (at, seq any) {
+	if !a.set {
+		return nil, nil
+	}
+	return a.at, a.seq
 }
 
 // lock takes the DAG's advisory lock for the rest of the transaction: the
@@ -51,11 +91,14 @@ func (t *txn) load() error {
 	d := &dagRow{}
 	var lease, base, max, now int64
 	var jitter int16
-	var seed int64
+	var seed, window int64
+	var alertAt, alertSeq, jobAt, jobSeq *int64
 	err := t.tx.QueryRow(t.ctx, `SELECT max_attempts, lease_timeout, backoff_base, backoff_factor, backoff_max,
-		jitter, seed, rng, poison_after, now, ord_first, ord_last, arrivals
+		jitter, seed, rng, poison_after, now, ord_first, ord_last, arrivals,
+		alert_entries, alert_window, alert_times, alert_on, alert_at, alert_seq, job_at, job_seq
 		FROM dagq_dags WHERE dag = $1`, t.dag).Scan(&d.maxAttempts, &lease, &base, &d.backoff.Factor, &max,
-		&jitter, &seed, &d.rng, &d.poisonAfter, &now, &d.ordFirst, &d.ordLast, &d.arrivals)
+		&jitter, &seed, &d.rng, &d.poisonAfter, &now, &d.ordFirst, &d.ordLast, &d.arrivals,
+		&d.alert.Entries, &window, &d.alertTimes, &d.alertOn, &alertAt, &alertSeq, &jobAt, &jobSeq)
 	if err == pgx.ErrNoRows {
 		return refusal{errNoDAG(t.dag)}
 	}
@@ -65,9 +108,35 @@ func (t *txn) load() error {
 	d.leaseTimeout, d.now = time.Duration(lease), time.Duration(now)
 	d.backoff.Base, d.backoff.Max = time.Duration(base), time.Duration(max)
 	d.backoff.Jitter, d.backoff.Seed = core.Jitter(jitter), uint64(seed)
+	d.alert.Window = time.Duration(window)
+	d.alertAt.scan(alertAt, alertSeq)
+	d.jobAt.scan(jobAt, jobSeq)
 	t.d = d
 	t.now = t.clock(d.now)
 	return nil
+}
+
+// store writes back what the operation changed of the DAG's row in memory
+// (the alert, the redrive's timer), before it commits: one statement, and
+// none when nothing changed.
+func (t *txn) store() error {
+	if t.d == nil || !t.d.dirty {
+		return nil
+	}
+	d := t.d
+	alertAt, alertSeq := d.alertAt.args()
+	jobAt, jobSeq := d.jobAt.args()
+	_, err := t.tx.Exec(t.ctx, `UPDATE dagq_dags SET alert_times = $2, alert_on = $3, alert_at = $4, alert_seq = $5,
+		job_at = $6, job_seq = $7 WHERE dag = $1`, t.dag, d.alertTimes, d.alertOn, alertAt, alertSeq, jobAt, jobSeq)
+	d.dirty = false
+	return err
+}
+
+// seq takes the next place in dagq_line, for a timer set now.
+func (t *txn) seq() (int64, error) {
+	var n int64
+	err := t.tx.QueryRow(t.ctx, "SELECT nextval('dagq_line')").Scan(&n)
+	return n, err
 }
 
 // clock is the operation's time: the DB's Clock, or the DAG's virtual

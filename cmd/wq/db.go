@@ -38,31 +38,6 @@ func migrateCmd(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// checkDB refuses a script that uses a command the durable queue does not
-// do yet, naming the command and its line: alert (the growth alert), and
-// a bulk redrive at a rate (redrive matching … at N/D, redrive group … at
-// N/D), since the durable queue redrives a selection all at once.
-func checkDB(name, src string) error {
-	s, err := scenario.Parse(src)
-	if err != nil {
-		return nil // the run reports it, as without --db
-	}
-	for _, c := range s.Commands {
-		what := ""
-		switch {
-		case c.Op == scenario.OpAlert:
-			what = "alert"
-		case (c.Op == scenario.OpRedriveMatching || c.Op == scenario.OpRedriveGroup) && c.Rate != (core.Rate{}):
-			what = c.Op.String() + " at a rate"
-		}
-		if what != "" {
-			return usageError{fmt.Errorf("%s:%d: wq run --db: the durable queue does not do %q yet; run the script without --db",
-				name, c.Line, what)}
-		}
-	}
-	return nil
-}
-
 // dbQueue is a DAG of a durable database as the scenario runner drives it.
 // It reports the strategy the in-memory run would use, so that the two
 // traces agree to the byte; the durable queue's own check is Pearce–Kelly's

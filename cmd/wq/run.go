@@ -151,9 +151,6 @@ func runScript(args []string, stdout, stderr io.Writer) error {
 	}
 	opt := scenario.Options{Strategy: *strategy}
 	if *dbURL != "" {
-		if err := checkDB(name, src); err != nil {
-			return err
-		}
 		open, closeDB, err := openDB(context.Background(), *dbURL, *dag)
 		if err != nil {
 			return err
