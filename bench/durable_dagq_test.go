@@ -39,7 +39,7 @@ func newDagqPeer(ctx context.Context, b *testing.B, cfg *pgxpool.Config) *dagqPe
 }
 
 // dagqTables are the durable queue's tables, as a burn-down leaves them.
-var dagqTables = []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired"}
+var dagqTables = []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives"}
 
 // restore empties the queue and puts the shape's DAG of n tasks in it, as
 // Submit leaves it: submitted task by task the first time, then kept in
