@@ -161,11 +161,13 @@ func (a *app) stateStyles() {
 // be read is said in a notice and left out.
 func (a *app) loadURL() {
 	a.pause()
-	if a.openPractice() {
+	loc := js.Global().Get("location")
+	addr := playground.ReadAddress(loc.Get("search").String(), loc.Get("hash").String())
+	if addr.Link.Practice.On() {
+		a.startPractice(addr.Link.Practice)
 		return
 	}
-	loc := js.Global().Get("location")
-	text, notices, err := a.p.Open(loc.Get("search").String(), loc.Get("hash").String())
+	text, notices, err := a.p.OpenAddress(addr)
 	toggleClass(a.el.body, "embed", a.p.Embedded())
 	setData(a.el.body, "panels", strings.Join(a.p.Panels(), " "))
 	a.loaded(text, err)
@@ -702,14 +704,29 @@ const (
 // is shown as a view of the lines in sight until someone edits it (see
 // edit).
 func (a *app) setEditor(text string) {
-	a.el.editor.Set("value", text)
 	a.script, a.starts = text, playground.LineStarts(text)
 	a.lines = len(a.starts)
 	a.viewing = a.lines >= playground.ViewAbove && !document.Get("activeElement").Equal(a.el.editor)
+	// A long script shown as a view reaches the editor only when it is
+	// edited: handing the browser hundreds of kilobytes of text costs as
+	// much as drawing the graph.
+	if a.viewing {
+		a.el.editor.Set("value", "")
+	} else {
+		a.el.editor.Set("value", text)
+	}
 	setHidden(a.el.editor, a.viewing)
 	setHidden(a.el.view, !a.viewing)
 	a.gutter = playground.Gutter{}
 	a.drawGutter(a.editorTop)
+}
+
+// editorText is the script the editor holds, or the view shows.
+func (a *app) editorText() string {
+	if a.viewing {
+		return a.script
+	}
+	return a.el.editor.Get("value").String()
 }
 
 // textBox is what shows the script: the editor, or the view of a long
@@ -731,6 +748,7 @@ func (a *app) edit(line int) {
 	a.viewing = false
 	setHidden(a.el.view, true)
 	ed := a.el.editor
+	ed.Set("value", a.script)
 	setHidden(ed, false)
 	ed.Call("focus")
 	ed.Set("scrollTop", top)

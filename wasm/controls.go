@@ -337,7 +337,7 @@ func (a *app) pause() {
 func (a *app) runEditor() {
 	a.pause()
 	a.unnotify()
-	text := a.el.editor.Get("value").String()
+	text := a.editorText()
 	if err := a.p.Run(text); err != nil {
 		a.showEditorError(err, text)
 		return

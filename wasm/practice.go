@@ -118,18 +118,6 @@ func (a *app) wirePractice() {
 	}
 }
 
-// openPractice starts practice mode when the address asks for it, and
-// reports whether it did.
-func (a *app) openPractice() bool {
-	loc := js.Global().Get("location")
-	pl, ok := playground.PracticeFrom(loc.Get("search").String(), loc.Get("hash").String())
-	if !ok {
-		return false
-	}
-	a.startPractice(pl)
-	return true
-}
-
 // startPractice shows the exercise a practice link names, with the
 // progress stored in the browser.
 func (a *app) startPractice(pl playground.PracticeLink) {

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The scenario library: the files library/NAME.dagq. Each opens with a
@@ -27,8 +28,14 @@ type Entry struct {
 	Text  string // the script
 }
 
-// Library returns the library's scenarios, sorted by name.
-func Library() []Entry {
+// Library returns the library's scenarios, sorted by name. They are read
+// once; each call returns a slice of its own.
+func Library() []Entry { return slices.Clone(library()) }
+
+// library reads the library's files once: the playground looks scenarios
+// up on every address it opens, and wide-1000's text alone is tens of
+// kilobytes.
+var library = sync.OnceValue(func() []Entry {
 	files, err := libraryFS.ReadDir("library")
 	if err != nil {
 		panic("scenario: library missing: " + err.Error())
@@ -48,11 +55,11 @@ func Library() []Entry {
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
 	return out
-}
+})
 
 // Lookup returns the library scenario with this name.
 func Lookup(name string) (Entry, bool) {
-	for _, e := range Library() {
+	for _, e := range library() {
 		if e.Name == name {
 			return e, true
 		}

@@ -342,7 +342,8 @@ type parser struct {
 	jitterLine   int
 	poisonLine   int
 	alertLine    int
-	firstSubmit  int // line of the first submit, 0 if none yet
+	firstSubmit  int     // line of the first submit, 0 if none yet
+	toks         []token // the tokens of the line being parsed, reused line after line
 }
 
 // line parses one line: its command, and false for a line without one
@@ -351,7 +352,8 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 	if i := strings.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
 	}
-	toks := tokenize(line)
+	p.toks = tokenize(p.toks[:0], line)
+	toks := p.toks
 	if len(toks) == 0 {
 		return Command{}, false, nil
 	}
@@ -819,10 +821,10 @@ func FormatDuration(d time.Duration) string {
 	return s
 }
 
-// tokenize splits a line at white space, recording where each token is.
-// Columns count characters (runes; a byte of invalid UTF-8 counts as one).
-func tokenize(line string) []token {
-	var toks []token
+// tokenize splits a line at white space, recording where each token is,
+// and appends the tokens to toks. Columns count characters (runes; a byte
+// of invalid UTF-8 counts as one).
+func tokenize(toks []token, line string) []token {
 	col := 1
 	in := false
 	for i := 0; i < len(line); {

@@ -85,11 +85,17 @@ func (e *ExpectError) describe() string {
 // Runner runs a script one command at a time against its own queue. The
 // playground steps a script with it and runs the commands users type.
 type Runner struct {
-	q          Queue
-	mem        *core.Queue  // q, when it is core's
-	header     *Script      // the settings the queue was made with
-	events     []core.Event // events of the command being run
-	overridden bool         // Options.Strategy replaced the script's
+	q      Queue
+	mem    *core.Queue  // q, when it is core's
+	header *Script      // the settings the queue was made with
+	events []core.Event // events of the command being run
+	// arena holds the events of the steps run so far, back to back: a
+	// step's events are a slice of it, so that a run of thousands of
+	// steps makes a few allocations for its events, not one or more per
+	// step. A step with more events than the arena has room for gets a
+	// slice of its own.
+	arena      []core.Event
+	overridden bool // Options.Strategy replaced the script's
 	// leases are the leases handed out to each task since it was submitted
 	// or last redriven, for the commands that act with an earlier
 	// attempt's lease (complete T@N): O(hand-outs) in all.
@@ -172,7 +178,10 @@ func (r *Runner) Queue() *core.Queue { return r.mem }
 // header: one that disagrees with it is refused (a strategy line overridden
 // by Options.Strategy is not).
 func (r *Runner) Exec(c Command) Step {
-	r.events = nil
+	if cap(r.arena)-len(r.arena) < arenaRoom {
+		r.arena = make([]core.Event, 0, min(max(2*cap(r.arena), 16*arenaRoom), arenaMost))
+	}
+	r.events = r.arena[len(r.arena):len(r.arena)]
 	st := Step{Command: c, Task: c.Task}
 	var err error
 	q := r.q
@@ -270,11 +279,23 @@ func (r *Runner) Exec(c Command) Step {
 		st.Err = err.Error()
 	}
 	st.OK = err == nil
-	st.Events = r.events
+	n := len(r.events)
+	if n > 0 && n <= cap(r.arena)-len(r.arena) && &r.events[0] == &r.arena[:len(r.arena)+1][len(r.arena)] {
+		// The events were written into the arena: keep them there.
+		r.arena = r.arena[:len(r.arena)+n]
+	}
+	st.Events = r.events[:n:n] // appending to them never touches the next step's
 	st.Now = q.Now()
 	r.events = nil
 	return st
 }
+
+// arenaRoom is the fewest free events the arena of a Runner keeps for the
+// next command, and arenaMost the most events one arena block holds.
+const (
+	arenaRoom = 64
+	arenaMost = 1 << 14
+)
 
 // selector returns the selector of a bulk redrive command: its text, its
 // fingerprint, or the fingerprint of the N-th group of the dlq view now.

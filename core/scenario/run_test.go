@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -234,6 +235,29 @@ func TestRunner(t *testing.T) {
 		}
 		if dl := r.Queue().DeadLetters(); len(dl) != 1 || dl[0].Reason != "failed after 1 attempt: disk full" {
 			t.Errorf("dead letters = %v", dl)
+		}
+	})
+	t.Run("StepsKeepTheirOwnEvents", func(t *testing.T) {
+		// The steps' events share the runner's arena: appending to one
+		// step's events must not write over the next step's.
+		s := mustParse(t, "submit a\nsubmit b a\nnext\ncomplete a\n")
+		r, err := NewRunner(s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []Step
+		for _, c := range s.Commands {
+			steps = append(steps, r.Exec(c))
+		}
+		for i := range steps {
+			want := fmt.Sprint(steps)
+			_ = append(steps[i].Events, core.Event{Kind: core.EventDead, Task: "x"})
+			if got := fmt.Sprint(steps); got != want {
+				t.Fatalf("appending to step %d's events changed the steps:\n%s\nwant\n%s", i+1, got, want)
+			}
+		}
+		if n := len(steps[3].Events); n != 2 {
+			t.Errorf("complete a has %d events, want 2 (a SUCCEEDED, b READY): %v", n, steps[3].Events)
 		}
 	})
 	t.Run("CompleteUsesTheCurrentLease", func(t *testing.T) {

@@ -51,6 +51,28 @@ type Link struct {
 	Practice PracticeLink
 }
 
+// Address is a page's address read once: its [Link], the parameters that
+// could not be read, and the script as the address wrote it, whose
+// encoding the page keeps until the script changes.
+type Address struct {
+	Link Link
+	Errs []error // as ParseLink reports them
+
+	encoded    string // the script parameter, when Link.HasScript
+	compressed bool   // whether it is deflated
+}
+
+// ReadAddress reads an address as [ParseLink] does, keeping the script's
+// encoding too.
+func ReadAddress(query, fragment string) Address {
+	l, errs, params := parseLink(query, fragment)
+	a := Address{Link: l, Errs: errs}
+	if l.HasScript {
+		a.encoded, a.compressed = params["script"], params["enc"] == Deflate
+	}
+	return a
+}
+
 // Panels are the parts of the page an embedded page may show besides the
 // drawing and the timeline: the dead-letter queue and the scenario's title.
 var Panels = []string{"dlq", "title"}
@@ -178,6 +200,12 @@ func DecodeScript(v, enc string) (string, error) {
 // and reported as a [*LinkError]; the rest of the link still holds. The
 // errors come in the order script, scenario, step, embed, strategy.
 func ParseLink(query, fragment string) (Link, []error) {
+	l, errs, _ := parseLink(query, fragment)
+	return l, errs
+}
+
+// parseLink is ParseLink, returning the address's parameters too.
+func parseLink(query, fragment string) (Link, []error, map[string]string) {
 	var l Link
 	params, errs := linkParams(query, fragment)
 	bad := func(param, value, msg string) {
@@ -236,7 +264,7 @@ func ParseLink(query, fragment string) (Link, []error) {
 		}
 	}
 	parsePractice(params, &l, bad)
-	return l, errs
+	return l, errs, params
 }
 
 // linkParams returns the parameters of an address, those of its fragment

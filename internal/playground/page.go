@@ -104,8 +104,14 @@ func (p *Page) Description() string {
 // loaded as an empty session and its error returned as err, for the
 // editor to show with the script's text, which Open returns too.
 func (p *Page) Open(query, fragment string) (text string, notices []string, err error) {
-	l, errs := ParseLink(query, fragment)
-	for _, e := range errs {
+	return p.OpenAddress(ReadAddress(query, fragment))
+}
+
+// OpenAddress is [Page.Open] for an address already read: the page reads
+// its address once, to see first whether it asks for practice mode.
+func (p *Page) OpenAddress(a Address) (text string, notices []string, err error) {
+	l := a.Link
+	for _, e := range a.Errs {
 		var le *LinkError
 		if errors.As(e, &le) {
 			notices = append(notices, "This link's "+le.Param+" could not be read ("+le.Msg+"), so it was left out.")
@@ -122,8 +128,7 @@ func (p *Page) Open(query, fragment string) (text string, notices []string, err 
 	if l.HasScript {
 		// The link's own encoding of the script serves the address until
 		// the script changes: a long script is not compressed again.
-		params, _ := linkParams(query, fragment)
-		p.encText, p.encoded, p.compressed = l.Script, params["script"], params["enc"] == Deflate
+		p.encText, p.encoded, p.compressed = l.Script, a.encoded, a.compressed
 		return l.Script, notices, p.load(l.Script, "", step)
 	}
 	name := l.Scenario
