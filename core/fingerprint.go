@@ -3,6 +3,7 @@ package core
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Fingerprint normalises an error text so that errors with one root cause
@@ -34,17 +35,18 @@ import (
 // 10.0.9.1:8080 after 1.2s" both read "HTTP 503 from <addr> after <dur>",
 // while "HTTP 500 …" stays apart. The cost is O(len(text)).
 func Fingerprint(text string) string {
+	re := fingerprintREs()
 	s := text
-	s = singleQuotedRE.ReplaceAllString(s, "$1'*'")
-	s = doubleQuotedRE.ReplaceAllString(s, `"*"`)
-	s = backQuotedRE.ReplaceAllString(s, "`*`")
-	s = uuidRE.ReplaceAllString(s, "<uuid>")
-	s = ipv6BracketRE.ReplaceAllString(s, "<addr>")
-	s = ipv4RE.ReplaceAllString(s, "<addr>")
-	s = ipv6RE.ReplaceAllString(s, "<addr>")
-	s = hexRE.ReplaceAllString(s, "<hex>")
-	s = replaceWhole(durationRE, s, "<dur>")
-	s = tokenRE.ReplaceAllStringFunc(s, func(t string) string {
+	s = re.singleQuoted.ReplaceAllString(s, "$1'*'")
+	s = re.doubleQuoted.ReplaceAllString(s, `"*"`)
+	s = re.backQuoted.ReplaceAllString(s, "`*`")
+	s = re.uuid.ReplaceAllString(s, "<uuid>")
+	s = re.ipv6Bracket.ReplaceAllString(s, "<addr>")
+	s = re.ipv4.ReplaceAllString(s, "<addr>")
+	s = re.ipv6.ReplaceAllString(s, "<addr>")
+	s = re.hex.ReplaceAllString(s, "<hex>")
+	s = replaceWhole(re.duration, s, "<dur>")
+	s = re.token.ReplaceAllStringFunc(s, func(t string) string {
 		if len(t) >= 8 && strings.ContainsAny(t, "0123456789") && strings.IndexFunc(t, isLetter) >= 0 {
 			return "<id>"
 		}
@@ -54,27 +56,49 @@ func Fingerprint(text string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-var (
-	singleQuotedRE = regexp.MustCompile(`(^|[^A-Za-z0-9])'[^'\n]*'`)
-	doubleQuotedRE = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
-	backQuotedRE   = regexp.MustCompile("`[^`\n]*`")
-	uuidRE         = regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`)
-	ipv6BracketRE  = regexp.MustCompile(`\[[0-9a-fA-F:.]*:[0-9a-fA-F:.]*(?:%[0-9A-Za-z]+)?\](?::[0-9]+)?`)
-	ipv4RE         = regexp.MustCompile(`\b[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?::[0-9]{1,5})?\b`)
-	ipv6RE         = regexp.MustCompile(`(?:\b(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}\b|(?:\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*\b)?)`)
-	hexRE          = regexp.MustCompile(`\b0[xX][0-9a-fA-F]+\b`)
-	durationRE     = regexp.MustCompile(`\b(?:[0-9]+(?:\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+`)
-	tokenRE        = regexp.MustCompile(`[A-Za-z0-9]+`)
-	numberRE       = regexp.MustCompile(`\b[0-9]+(?:\.[0-9]+)?\b`)
-	statusRE       = regexp.MustCompile(`(?i)\b(?:http|status|code)[ :=/]*$`)
-)
+// fingerprintRE holds the regular expressions of the rules, compiled the
+// first time a text is fingerprinted rather than when the package starts:
+// a program that never meets a dead task (the playground opening a
+// script) does not pay for them.
+type fingerprintRE struct {
+	singleQuoted *regexp.Regexp
+	doubleQuoted *regexp.Regexp
+	backQuoted   *regexp.Regexp
+	uuid         *regexp.Regexp
+	ipv6Bracket  *regexp.Regexp
+	ipv4         *regexp.Regexp
+	ipv6         *regexp.Regexp
+	hex          *regexp.Regexp
+	duration     *regexp.Regexp
+	token        *regexp.Regexp
+	number       *regexp.Regexp
+	status       *regexp.Regexp
+}
+
+var fingerprintREs = sync.OnceValue(func() *fingerprintRE {
+	return &fingerprintRE{
+		singleQuoted: regexp.MustCompile(`(^|[^A-Za-z0-9])'[^'\n]*'`),
+		doubleQuoted: regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`),
+		backQuoted:   regexp.MustCompile("`[^`\n]*`"),
+		uuid:         regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`),
+		ipv6Bracket:  regexp.MustCompile(`\[[0-9a-fA-F:.]*:[0-9a-fA-F:.]*(?:%[0-9A-Za-z]+)?\](?::[0-9]+)?`),
+		ipv4:         regexp.MustCompile(`\b[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?::[0-9]{1,5})?\b`),
+		ipv6:         regexp.MustCompile(`(?:\b(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}\b|(?:\b[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*\b)?)`),
+		hex:          regexp.MustCompile(`\b0[xX][0-9a-fA-F]+\b`),
+		duration:     regexp.MustCompile(`\b(?:[0-9]+(?:\.[0-9]+)?(?:ns|us|µs|ms|s|m|h))+`),
+		token:        regexp.MustCompile(`[A-Za-z0-9]+`),
+		number:       regexp.MustCompile(`\b[0-9]+(?:\.[0-9]+)?\b`),
+		status:       regexp.MustCompile(`(?i)\b(?:http|status|code)[ :=/]*$`),
+	}
+})
 
 func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
 // replaceNumbers is rule 7: numbers alone become <n>, but an HTTP status
 // after HTTP, status or code stays.
 func replaceNumbers(s string) string {
-	idx := numberRE.FindAllStringIndex(s, -1)
+	re := fingerprintREs()
+	idx := re.number.FindAllStringIndex(s, -1)
 	if idx == nil {
 		return s
 	}
@@ -82,7 +106,7 @@ func replaceNumbers(s string) string {
 	last := 0
 	for _, m := range idx {
 		num := s[m[0]:m[1]]
-		if len(num) == 3 && num[0] >= '1' && num[0] <= '5' && statusRE.MatchString(s[:m[0]]) {
+		if len(num) == 3 && num[0] >= '1' && num[0] <= '5' && re.status.MatchString(s[:m[0]]) {
 			continue
 		}
 		b.WriteString(s[last:m[0]])

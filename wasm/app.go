@@ -415,9 +415,10 @@ func (a *app) animate(events []core.Event, final []playground.TaskView) {
 		}
 	}
 	a.pending = end
+	pulses := playground.Pulses(events)
 	for _, b := range batches {
 		evs := b.Events
-		a.later(b.At, func() { a.applyEvents(evs) })
+		a.later(b.At, func() { a.applyEvents(evs, pulses) })
 	}
 	a.later(done, func() {
 		end()
@@ -426,8 +427,8 @@ func (a *app) animate(events []core.Event, final []playground.TaskView) {
 }
 
 // applyEvents draws events drawn together: each task's new state, with
-// a pulse that says what kind of change it was.
-func (a *app) applyEvents(evs []core.Event) {
+// a pulse that says what kind of change it was when pulses is set.
+func (a *app) applyEvents(evs []core.Event, pulses bool) {
 	var fs []flash
 	for _, e := range evs {
 		reason := ""
@@ -437,7 +438,7 @@ func (a *app) applyEvents(evs []core.Event) {
 		if a.g.show(a.p.TaskAs(e.Task, e.To, reason)) {
 			fs = append(fs, flash{e.Task, "arrive"})
 		}
-		if c := playground.Pulse(e); c != "" {
+		if c := playground.Pulse(e); c != "" && pulses {
 			fs = append(fs, flash{e.Task, c})
 		}
 	}

@@ -46,6 +46,17 @@ func Schedule(events []core.Event) (batches []Batch, done time.Duration) {
 	return batches, time.Duration(len(events))*gap + Frame
 }
 
+// PulseMost is the most state changes a step may make for each task it
+// changes to flash ([Pulse]). A step that changes more (wide-1000's
+// download releasing a thousand shards) only changes colours, one batch
+// after another: a thousand flashes at once would restyle a thousand
+// tasks on every frame for as long as they last.
+const PulseMost = 60
+
+// Pulses reports whether the tasks a step changes flash, its events
+// being events: not when there are more than PulseMost.
+func Pulses(events []core.Event) bool { return len(events) <= PulseMost }
+
 // Pulse returns the class that makes a task flash for an event, saying
 // what kind of change it was; "" for none.
 func Pulse(e core.Event) string {

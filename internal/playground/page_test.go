@@ -522,6 +522,9 @@ func TestSchedule(t *testing.T) {
 	if b, _ := playground.Schedule([]core.Event{{Kind: core.EventRejected}}); len(b) != 0 {
 		t.Errorf("a rejected submit draws %v", b)
 	}
+	if !playground.Pulses(make([]core.Event, playground.PulseMost)) || playground.Pulses(make([]core.Event, playground.PulseMost+1)) {
+		t.Errorf("Pulses: a step of %d changes flashes them, a step of more does not", playground.PulseMost)
+	}
 	if playground.Pulse(core.Event{Kind: core.EventDead}) != "die" || playground.Pulse(core.Event{Kind: core.EventStarted}) != "pulse" {
 		t.Error("pulse classes")
 	}
