@@ -35,6 +35,15 @@ func TestALongScriptShowsAsAViewUntilEdited(t *testing.T) {
 	if g := text(t, ctx, "#gutter"); !strings.Contains(g, "1514\n") || strings.HasPrefix(g, "1\n") {
 		t.Errorf("the gutter does not number the lines around 1514: starts %.20q", g)
 	}
+	// …level with the line it numbers.
+	if d := eval[float64](t, ctx, `(() => {
+		const lines = document.querySelector('#gutter .lines'), text = lines.firstChild.textContent;
+		const at = ("\n" + text).indexOf("\n1514\n"), r = document.createRange();
+		r.setStart(lines.firstChild, at); r.setEnd(lines.firstChild, at + 4);
+		const g = r.getBoundingClientRect(), m = document.querySelector('#editor-mark').getBoundingClientRect();
+		return Math.abs((g.top + g.bottom) / 2 - (m.top + m.bottom) / 2) })()`); d > 4 {
+		t.Errorf("the gutter's 1514 is %.0f px off the marked line", d)
+	}
 	chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(v => { v.scrollTop = 0; v.dispatchEvent(new Event('scroll')) })(document.querySelector('#editor-view'))`))
 	waitFor(t, ctx, `document.querySelector('#gutter').textContent.startsWith("1\n2\n") && document.querySelector('#editor-view').textContent.startsWith("# 1,000 shards")`)
 

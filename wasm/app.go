@@ -21,6 +21,8 @@ type app struct {
 	p     *playground.Page
 	dirty bool // the editor holds text that has not run
 
+	scrolls []scrollWrite // scroll positions to set in the next frame (scrollLater)
+
 	g           *graph
 	gen         int               // drawing generation; see later
 	shown       int               // the step drawn last; -1 before the first drawing
@@ -209,6 +211,7 @@ func (a *app) describe() {
 // changed are restyled, unless the graph was laid out again.
 func (a *app) render(animate bool) {
 	start := now()
+	a.flushScrolls()
 	p := a.p
 	s := p.Session()
 	k := s.Cursor()
@@ -390,9 +393,7 @@ func (a *app) followAction(view playground.Scroll, tasks []string) playground.Sc
 		return view
 	}
 	if left, top, move := playground.Follow(view, x, y, 60); move {
-		sc := a.el.scroller
-		sc.Set("scrollLeft", left)
-		sc.Set("scrollTop", top)
+		a.scrollLater(a.el.scroller, left, top, true)
 		view.Left, view.Top = left, top
 	}
 	return view
@@ -790,7 +791,9 @@ func (a *app) drawGutter(scrollTop float64) {
 			place(a.el.viewLines)
 		}
 	}
-	gu.Set("scrollTop", scrollTop)
+	// The gutter follows the text by a transform, which lays nothing out:
+	// setting its scrollTop would lay the page out there and then.
+	a.el.gutterLines.Get("style").Set("transform", "translateY("+px(-scrollTop)+")")
 }
 
 // markLine marks the line of the step's command in the editor, and
@@ -809,7 +812,7 @@ func (a *app) markLine() {
 		top := editorPad + (line-1)*editorLine
 		if h := a.editorH; top < st || top+editorLine > st+h {
 			st = max(0, top-h/3)
-			ed.Set("scrollTop", st)
+			a.scrollLater(ed, 0, st, false)
 		}
 	}
 	a.placeMarkAt(st)
@@ -887,4 +890,34 @@ func (a *app) unnotify() {
 		a.noticeGen++
 		setHidden(a.el.notice, true)
 	}
+}
+
+// scrollWrite is a scroll position to set on an element: its scrollTop,
+// and its scrollLeft when left is set.
+type scrollWrite struct {
+	el        js.Value
+	left, top float64
+	setLeft   bool
+}
+
+// scrollLater sets el's scroll position in the next animation frame, with
+// the frame's own layout: setting it now would lay the page out there and
+// then, and again for every change made after it. A render before that
+// frame sets it first (flushScrolls), so that it reads what it wrote.
+func (a *app) scrollLater(el js.Value, left, top float64, setLeft bool) {
+	if len(a.scrolls) == 0 {
+		afterFrames(1, a.flushScrolls)
+	}
+	a.scrolls = append(a.scrolls, scrollWrite{el, left, top, setLeft})
+}
+
+// flushScrolls sets the scroll positions scrollLater holds.
+func (a *app) flushScrolls() {
+	for _, w := range a.scrolls {
+		if w.setLeft {
+			w.el.Set("scrollLeft", w.left)
+		}
+		w.el.Set("scrollTop", w.top)
+	}
+	a.scrolls = a.scrolls[:0]
 }
