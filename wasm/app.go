@@ -638,6 +638,9 @@ func (a *app) renderLog(forward, back bool) {
 		b.WriteString(`</li>`)
 	}
 	switch {
+	case forward && len(lines) >= playground.LogLimit:
+		// The step's lines are the whole log.
+		list.Set("innerHTML", b.String())
 	case forward:
 		list.Call("insertAdjacentHTML", "beforeend", b.String())
 		kids := list.Get("children")

@@ -565,12 +565,18 @@ func TestLogStepExtendsTheLog(t *testing.T) {
 	p := open(t, "?scenario=wide-1000", "")
 	seed := rand.Uint64()
 	rng := rand.New(rand.NewPCG(seed, 4))
-	for range 40 {
+	for i := range 40 {
 		k := 1 + rng.IntN(p.Session().Len())
+		if i == 0 {
+			k = releaseStep(p) // the step of a thousand lines
+		}
 		p.Seek(k - 1)
 		before, _ := p.Log()
 		p.Seek(k)
 		add, more := p.LogStep()
+		if len(add) > playground.LogLimit {
+			t.Fatalf("seed %d, step %d: LogStep gives %d lines, more than the %d the log lists", seed, k, len(add), playground.LogLimit)
+		}
 		got := append(slices.Clone(before), add...)
 		got = got[max(0, len(got)-playground.LogLimit):]
 		want, wantMore := p.Log()
@@ -578,6 +584,18 @@ func TestLogStepExtendsTheLog(t *testing.T) {
 			t.Fatalf("seed %d, step %d: the log grown by LogStep differs (%d lines, %q; want %d, %q)", seed, k, len(got), more, len(want), wantMore)
 		}
 	}
+}
+
+// releaseStep is the step of p's session with the most events.
+func releaseStep(p *playground.Page) int {
+	s := p.Session()
+	best, at := 0, 1
+	for k := 1; k <= s.Len(); k++ {
+		if n := len(s.Step(k).Events); n > best {
+			best, at = n, k
+		}
+	}
+	return at
 }
 
 func TestSeekToAndPlay(t *testing.T) {

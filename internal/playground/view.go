@@ -377,16 +377,17 @@ func (p *Page) Log() (lines []scenario.LogEntry, more string) {
 
 // LogStep returns the log lines of the step shown alone, to be added at
 // the end of the log drawn for the step before it, and what to say then of
-// the lines left out of the whole log (as [Page.Log] says it).
+// the lines left out of the whole log (as [Page.Log] says it). A step of
+// more than [LogLimit] lines gives its last LogLimit: the whole log then.
 //
-// The cost is O(steps up to the one shown + its lines).
+// The cost is O(steps up to the one shown + min(its lines, LogLimit)).
 func (p *Page) LogStep() (lines []scenario.LogEntry, more string) {
 	s := p.s
 	k := s.Cursor()
 	if k == 0 {
 		return nil, ""
 	}
-	lines, omitted := s.Log(max(1, len(s.Step(k).Events)))
+	lines, omitted := s.Log(min(LogLimit, max(1, len(s.Step(k).Events))))
 	if total := omitted + len(lines); total > LogLimit {
 		more = plural(total-LogLimit, "earlier line") + " not shown"
 	}
