@@ -33,7 +33,7 @@ type Board struct {
 	alerting bool
 	// count holds how many tasks are in each state, so that the counts
 	// cost O(1) to read.
-	count map[core.State]int
+	count [numStates]int
 }
 
 // boardEntry is an entry of a Board's dead-letter queue.
@@ -57,7 +57,11 @@ type boardEntry struct {
 //
 // Every event but Rejected, Expired and Heartbeat sets the task's state to
 // e.To. The cost is amortized O(1).
-func (b *Board) Apply(e core.Event) {
+func (b *Board) Apply(e core.Event) { b.apply(&e) }
+
+// apply is Apply, the event passed by pointer: an event is some 330 bytes,
+// and a session applies every event at least twice.
+func (b *Board) apply(e *core.Event) {
 	switch e.Kind {
 	case core.EventRejected, core.EventExpired:
 		return
@@ -120,22 +124,48 @@ func (b *Board) Apply(e core.Event) {
 
 // setState sets a task's state and keeps the counts per state.
 func (b *Board) setState(task string, to core.State) {
-	if b.count == nil {
-		b.count = make(map[core.State]int)
-	}
 	if from, ok := b.states[task]; ok {
-		b.count[from]--
+		b.count[stateIndex(from)]--
 	}
 	b.states[task] = to
-	b.count[to]++
+	b.count[stateIndex(to)]++
 }
 
-// Count returns how many tasks are in state st. The cost is O(1).
-func (b *Board) Count(st core.State) int { return b.count[st] }
+// numStates is the number of slots of Board.count: one per state, and one
+// for the zero State.
+const numStates = 8
+
+// stateIndex is the slot of Board.count that counts st.
+func stateIndex(st core.State) int {
+	switch st {
+	case core.Pending:
+		return 1
+	case core.Ready:
+		return 2
+	case core.Running:
+		return 3
+	case core.Delayed:
+		return 4
+	case core.Succeeded:
+		return 5
+	case core.Dead:
+		return 6
+	case core.Blocked:
+		return 7
+	}
+	return 0
+}
+
+func (b *Board) Count(st core.State) int {
+	if i := stateIndex(st); i > 0 {
+		return b.count[i]
+	}
+	return 0
+}
 
 // enterBlocked enters a task that arrived BLOCKED or was blocked, and
 // counts it in its root's blast radius.
-func (b *Board) enterBlocked(e core.Event) {
+func (b *Board) enterBlocked(e *core.Event) {
 	b.enterDLQ(core.DeadLetter{Task: e.Task, Reason: e.Reason, State: core.Blocked, Root: e.Root, Entered: e.At})
 	b.blast(e.Root, +1)
 }
@@ -235,7 +265,7 @@ func (b *Board) clone() Board {
 		states: maps.Clone(b.states),
 		ready:  slices.Clone(b.ready[b.head:]),
 		timers: maps.Clone(b.timers),
-		count:  maps.Clone(b.count),
+		count:  b.count,
 
 		alerting: b.alerting,
 	}

@@ -15,9 +15,10 @@ const StepEnd = -1
 
 // markEvery is the fewest steps apart a Session keeps a copy of the board:
 // seeking backwards replays the steps since the last copy. Copies are
-// also at least a quarter of the board's size in events apart, so that
-// copying costs no more than the events themselves: a script of 5,000
-// tasks and 15,000 steps once spent half its running time copying boards.
+// also at least half the board's size in events apart, so that copying
+// costs less than applying the events: a script of 5,000 tasks and 15,000
+// steps once spent half its running time copying boards, and a quarter
+// still spent as much in the browser copying as applying.
 const markEvery = 64
 
 // Session is a script being watched and extended, as the playground does:
@@ -114,14 +115,15 @@ func NewSession(text string, opt Options) (*Session, error) {
 func (s *Session) record(st Step) {
 	s.steps = append(s.steps, st)
 	k := len(s.steps)
-	for _, e := range st.Events {
-		s.end.Apply(e)
+	for i := range st.Events {
+		e := &st.Events[i]
+		s.end.apply(e)
 		if e.Kind == core.EventSubmitted {
 			s.nodes = append(s.nodes, Node{Task: e.Task, Deps: slices.Clone(e.Deps), Step: k})
 		}
 	}
 	s.since += len(st.Events)
-	if k-s.markAt[len(s.markAt)-1] >= markEvery && s.since >= len(s.end.states)/4 {
+	if k-s.markAt[len(s.markAt)-1] >= markEvery && s.since >= len(s.end.states)/2 {
 		s.marks, s.markAt = append(s.marks, s.end.clone()), append(s.markAt, k)
 		s.since = 0
 	}
@@ -193,9 +195,10 @@ func (s *Session) Seek(k int) int {
 
 // apply folds the events of steps from+1…to into the board at the cursor.
 func (s *Session) apply(from, to int) {
-	for _, st := range s.steps[from:to] {
-		for _, e := range st.Events {
-			s.board.Apply(e)
+	for k := from; k < to; k++ {
+		evs := s.steps[k].Events
+		for i := range evs {
+			s.board.apply(&evs[i])
 		}
 	}
 }
