@@ -194,6 +194,21 @@ func (a *app) loaded(text string, err error) {
 	a.describe()
 	a.showStopped()
 	a.render(false)
+	afterPaint(a.runAhead)
+}
+
+// runAheadChunk is how many commands runAhead runs at a time: a few
+// milliseconds in the browser.
+const runAheadChunk = 250
+
+// runAhead runs the commands of the script shown that have not run yet
+// (scenario.NewSession leaves those after the last submit for later), a
+// chunk at a time between the page's own work, so that a jump to a late
+// step finds them run.
+func (a *app) runAhead() {
+	if a.p.Session().RunAhead(runAheadChunk) > 0 {
+		time.AfterFunc(0, func() { guard("run ahead", a.runAhead) })
+	}
 }
 
 // describe fills the title, the description and the pickers.

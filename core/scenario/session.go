@@ -47,8 +47,16 @@ type Session struct {
 	marks  []Board // marks[i] is the board after step markAt[i]
 	markAt []int   // ascending; markAt[0] is 0
 	since  int     // events recorded since the last mark
-	end    Board   // the board after the last step
+	end    Board   // the board after the last step run
 	lines  []int   // lines[k] is the number of log lines of steps 1…k
+
+	// pending are the script's commands not run yet, in order. NewSession
+	// runs the commands up to the script's last submit and last expect
+	// (every step's graph and the number of steps depend on those) and
+	// leaves the rest to be run when a step among them is first asked for
+	// (ensure), or by RunAhead: no command left can stop the run, so the
+	// steps are as many as the commands.
+	pending []Command
 }
 
 // Node is a task of a session's graph: its name, what it waits on (as
@@ -86,7 +94,10 @@ type LogEntry struct {
 // [Run]: the steps end with it and [Session.Stopped] returns the
 // [*ExpectError].
 //
-// The cost is O(s + e) for s steps with e events in all.
+// It runs the commands up to the script's last submit and last expect;
+// the rest run when a step among them is first asked for, or with
+// [Session.RunAhead], and every method answers as if all had run. The cost
+// is O(s + e) for the s steps run, with e events in all.
 func NewSession(text string, opt Options) (*Session, error) {
 	script, err := Parse(text)
 	if err != nil {
@@ -99,15 +110,58 @@ func NewSession(text string, opt Options) (*Session, error) {
 	}
 	s := &Session{text: text, opt: opt, runner: r, steps: make([]Step, 0, len(script.Commands))}
 	s.marks, s.markAt = []Board{{}}, []int{0}
-	for _, c := range script.Commands {
-		st := r.Exec(c)
+	s.pending = script.Commands
+	first := 0 // how many commands to run now
+	for i, c := range script.Commands {
+		if c.Op == OpSubmit || c.Op == OpExpect {
+			first = i + 1
+		}
+	}
+	s.run(first)
+	return s, nil
+}
+
+// run runs the next n commands not run yet (fewer if fewer are left), and
+// stops the run at a failed expect.
+func (s *Session) run(n int) {
+	for ; n > 0 && len(s.pending) > 0; n-- {
+		c := s.pending[0]
+		s.pending = s.pending[1:]
+		st := s.runner.Exec(c)
 		s.record(st)
 		if c.Op == OpExpect && !st.OK {
 			s.stopped = &ExpectError{Line: c.Line, Col: c.Col, Task: c.Task, Want: c.Want, Got: st.State}
-			break
+			s.pending = nil
 		}
 	}
-	return s, nil
+	if len(s.pending) == 0 {
+		s.pending = nil
+	}
+}
+
+// ensure runs the commands up to step k, if they have not run yet.
+func (s *Session) ensure(k int) {
+	if k > len(s.steps) {
+		s.run(k - len(s.steps))
+	}
+}
+
+// RunAhead runs up to n of the commands not run yet and returns how many
+// are left. Steps are run when first asked for, and the commands after a
+// script's last submit and last expect are left for then: a page shows a
+// long script's first step before it has run its last, and runs the rest
+// a little at a time with RunAhead.
+func (s *Session) RunAhead(n int) (left int) {
+	s.run(n)
+	return len(s.pending)
+}
+
+// Command returns the command of step k, 1 ≤ k ≤ Len, without running it.
+func (s *Session) Command(k int) Command {
+	if k <= len(s.steps) {
+		return s.steps[k-1].Command
+	}
+	return s.pending[k-len(s.steps)-1]
 }
 
 // record appends a step that was run, keeping the end board, the marks and
@@ -151,41 +205,43 @@ func (s *Session) Stopped() error {
 	return s.stopped
 }
 
-// Len returns n, the number of steps: one per command run.
-func (s *Session) Len() int { return len(s.steps) }
+// Len returns n, the number of steps: one per command run, or to be run
+// (see RunAhead).
+func (s *Session) Len() int { return len(s.steps) + len(s.pending) }
 
 // Cursor returns k, the step shown: 0 before the first command, Len after
 // the last.
 func (s *Session) Cursor() int { return s.cursor }
 
 // Step returns the k-th step, 1 ≤ k ≤ Len.
-func (s *Session) Step(k int) Step { return s.steps[k-1] }
+func (s *Session) Step(k int) Step {
+	s.ensure(k)
+	return s.steps[k-1]
+}
 
 // Seek moves the cursor to step k, clamped to 0…Len; [StepEnd] means Len.
 // It returns the new cursor. Moving forward applies the events of the steps
 // in between; moving back replays the steps since the last kept board
 // before k (64 or more, see markEvery).
 func (s *Session) Seek(k int) int {
-	n := len(s.steps)
-	if k == StepEnd || k > n {
-		k = n
+	if k == StepEnd || k > s.Len() {
+		k = s.Len()
 	}
 	k = max(k, 0)
+	s.ensure(k)
+	// The kept board nearest before k.
+	m, found := slices.BinarySearch(s.markAt, k)
+	if !found {
+		m--
+	}
 	switch {
 	case k == s.cursor:
-	case k == n:
+	case k > s.cursor && (s.cursor >= s.markAt[m] || k-s.cursor <= markEvery):
+		// The cursor is before k and nearer, or a few steps before it.
+		s.apply(s.cursor, k)
+	case k == len(s.steps):
 		s.board = s.end.clone()
 	default:
-		// The kept board nearest before k, unless the cursor is before k
-		// and nearer, or a few steps before it.
-		m, found := slices.BinarySearch(s.markAt, k)
-		if !found {
-			m--
-		}
-		if k > s.cursor && (s.cursor >= s.markAt[m] || k-s.cursor <= markEvery) {
-			s.apply(s.cursor, k)
-			break
-		}
 		s.board = s.marks[m].clone()
 		s.apply(s.markAt[m], k)
 	}
@@ -205,7 +261,7 @@ func (s *Session) apply(from, to int) {
 
 // Forward moves the cursor one step on; false, not moving, at the end.
 func (s *Session) Forward() bool {
-	if s.cursor >= len(s.steps) {
+	if s.cursor >= s.Len() {
 		return false
 	}
 	s.Seek(s.cursor + 1)
@@ -254,6 +310,7 @@ func (s *Session) Append(cmd string) error {
 		return &SyntaxError{Line: 1, Col: 1, Msg: "no command (want " + orList(opNames[1:]) + ")"}
 	}
 	c := one.Commands[0]
+	s.run(len(s.pending))
 	if s.stopped != nil {
 		return fmt.Errorf("scenario: the run stopped at line %d (%s); fix the script before adding commands", s.stopped.Line, s.stopped.describe())
 	}
@@ -357,8 +414,9 @@ func (s *Session) Graph() []Node { return s.GraphAt(s.cursor) }
 // GraphAt returns the tasks submitted by step k, in arrival order;
 // [StepEnd] gives every task the script submits.
 func (s *Session) GraphAt(k int) []Node {
+	// Every submit has run (see NewSession): the nodes are all there.
 	if k == StepEnd {
-		k = len(s.steps)
+		k = s.Len()
 	}
 	n, _ := slices.BinarySearchFunc(s.nodes, k+1, func(nd Node, k int) int { return nd.Step - k })
 	return s.nodes[:n:n]
@@ -368,10 +426,10 @@ func (s *Session) GraphAt(k int) []Node {
 // last the submitted task; nil if step k is not a submit refused by a
 // cycle.
 func (s *Session) Cycle(k int) []string {
-	if k < 1 || k > len(s.steps) {
+	if k < 1 || k > s.Len() {
 		return nil
 	}
-	for _, e := range s.steps[k-1].Events {
+	for _, e := range s.Step(k).Events {
 		if e.Kind == core.EventRejected && len(e.Path) > 0 {
 			return e.Path
 		}
@@ -382,11 +440,11 @@ func (s *Session) Cycle(k int) []string {
 // Visits returns the edges the cycle check examined for the submit of
 // step k; false if step k is not a submit.
 func (s *Session) Visits(k int) (uint64, bool) {
-	if k < 1 || k > len(s.steps) || s.steps[k-1].Command.Op != OpSubmit {
+	if k < 1 || k > s.Len() || s.Command(k).Op != OpSubmit {
 		return 0, false
 	}
 	var v uint64
-	for _, e := range s.steps[k-1].Events {
+	for _, e := range s.Step(k).Events {
 		if e.Kind == core.EventSubmitted || e.Kind == core.EventRejected {
 			v += e.Visits
 		}
@@ -397,10 +455,10 @@ func (s *Session) Visits(k int) (uint64, bool) {
 // Visited returns the tasks the cycle check of step k reached, each once,
 // in the order first reached; nil if step k is not a submit.
 func (s *Session) Visited(k int) []string {
-	if k < 1 || k > len(s.steps) || s.steps[k-1].Command.Op != OpSubmit {
+	if k < 1 || k > s.Len() || s.Command(k).Op != OpSubmit {
 		return nil
 	}
-	for _, e := range s.steps[k-1].Events {
+	for _, e := range s.Step(k).Events {
 		if e.Kind == core.EventSubmitted || e.Kind == core.EventRejected {
 			return e.Visited
 		}

@@ -371,7 +371,11 @@ func TestSessionStepsLikeAFreshRun(t *testing.T) {
 		}
 		for move := range 40 {
 			var what string
-			switch r := rng.IntN(10); {
+			switch r := rng.IntN(11); {
+			case r == 10:
+				n := rng.IntN(20)
+				what = fmt.Sprintf("run ahead %d", n)
+				s.RunAhead(n)
 			case r < 3:
 				what = "forward"
 				s.Forward()
@@ -399,6 +403,57 @@ func TestSessionStepsLikeAFreshRun(t *testing.T) {
 			}
 			if got, wantN := len(s.Graph()), len(want.Tasks()); got != wantN {
 				t.Fatalf("seed %d run %d move %d: graph has %d tasks, board %d", seed, run, move, got, wantN)
+			}
+		}
+	}
+}
+
+// TestSessionRunsTheTailWhenAskedFor: NewSession runs a script up to its
+// last submit and last expect and the rest when asked for; every answer is
+// the same as when everything ran at once.
+func TestSessionRunsTheTailWhenAskedFor(t *testing.T) {
+	t.Parallel()
+	const seed = 20261201
+	rng := rand.New(rand.NewPCG(seed, 0))
+	for run := range 100 {
+		text := randomSessionScript(rng, 20+rng.IntN(100)) + "submit z\n" + strings.Repeat("next\n", rng.IntN(30))
+		lazy, err := scenario.NewSession(text, scenario.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eager, _ := scenario.NewSession(text, scenario.Options{})
+		if left := eager.RunAhead(1 << 30); left != 0 {
+			t.Fatalf("seed %d run %d: RunAhead left %d commands", seed, run, left)
+		}
+		nexts := strings.Count(text[strings.LastIndex(text, "submit z"):], "next")
+		if left := lazy.RunAhead(0); left != nexts {
+			t.Fatalf("seed %d run %d: %d commands left to run after the last submit, want %d", seed, run, left, nexts)
+		}
+		if lazy.Len() != eager.Len() || lazy.Len() != strings.Count(text, "\n") {
+			t.Fatalf("seed %d run %d: Len %d lazily, %d eagerly, %d lines", seed, run, lazy.Len(), eager.Len(), strings.Count(text, "\n"))
+		}
+		if got, want := len(lazy.GraphAt(scenario.StepEnd)), len(eager.GraphAt(scenario.StepEnd)); got != want {
+			t.Fatalf("seed %d run %d: the graph has %d tasks lazily, %d eagerly", seed, run, got, want)
+		}
+		for range 20 {
+			k := rng.IntN(lazy.Len() + 1)
+			lazy.Seek(k)
+			eager.Seek(k)
+			if k > 0 && fmt.Sprint(lazy.Step(k)) != fmt.Sprint(eager.Step(k)) {
+				t.Fatalf("seed %d run %d: step %d differs:\n%v\n%v", seed, run, k, lazy.Step(k), eager.Step(k))
+			}
+			if d := sameBoard(lazy.Board(), eager.Board()); d != "" {
+				t.Fatalf("seed %d run %d: board at %d: %s", seed, run, k, d)
+			}
+			l1, o1 := lazy.Log(0)
+			l2, o2 := eager.Log(0)
+			if fmt.Sprint(l1, o1) != fmt.Sprint(l2, o2) {
+				t.Fatalf("seed %d run %d: log at %d differs", seed, run, k)
+			}
+			v1, ok1 := lazy.Visits(k)
+			v2, ok2 := eager.Visits(k)
+			if v1 != v2 || ok1 != ok2 || lazy.Command(max(k, 1)).Text != eager.Command(max(k, 1)).Text {
+				t.Fatalf("seed %d run %d: visits or command of step %d differ", seed, run, k)
 			}
 		}
 	}

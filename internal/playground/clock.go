@@ -102,24 +102,33 @@ type timeSettings struct {
 }
 
 // timeSettings reads the script's lease and backoff lines, which come
-// before its first submit, and whether its clock ever moves. The cost is
-// O(the lines before the first submit).
+// before its first submit, and whether its clock ever moves, from the
+// commands alone: no step is run for it. The cost is O(steps) once per
+// script.
 func (p *Page) timeSettings() timeSettings {
 	s := p.s
+	if p.timesFor == s && p.timesLen == s.Len() {
+		return p.times
+	}
 	var ts timeSettings
+	submitted := false
 	for k := 1; k <= s.Len(); k++ {
-		c := s.Step(k).Command
-		if c.Op == scenario.OpSubmit {
-			break
-		}
+		c := s.Command(k)
 		switch c.Op {
+		case scenario.OpSubmit:
+			submitted = true
 		case scenario.OpLease:
-			ts.lease = c.Dur
+			if !submitted {
+				ts.lease = c.Dur
+			}
 		case scenario.OpBackoff:
-			ts.backoff = true
+			ts.backoff = ts.backoff || !submitted
+		case scenario.OpAdvance:
+			// Only an advance moves the clock, and never back.
+			ts.advances = ts.advances || c.Dur > 0
 		}
 	}
-	ts.advances = s.Len() > 0 && s.Step(s.Len()).Now > 0
+	p.times, p.timesFor, p.timesLen = ts, s, s.Len()
 	return ts
 }
 

@@ -31,6 +31,9 @@ type Page struct {
 
 	visits     []uint64 // visits[k]: edges examined by the submits of steps 1…k
 	visitsFor  *scenario.Session
+	times      timeSettings // what the script says of time, read for timesFor at timesLen steps
+	timesFor   *scenario.Session
+	timesLen   int
 	encText    string // the script last encoded for the address
 	encoded    string
 	compressed bool

@@ -615,3 +615,45 @@ func TestSeekToAndPlay(t *testing.T) {
 		t.Error("play from step 0 moved")
 	}
 }
+
+// TestOpeningALongScriptRunsItsHeadOnly: what the page asks for its first
+// drawing of a shared script, at step 0, runs no command after the
+// script's last submit (scenario.NewSession leaves those for later), and
+// the page answers the same once they have run.
+func TestOpeningALongScriptRunsItsHeadOnly(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "submit t%d", i)
+		if i > 0 {
+			fmt.Fprintf(&b, " t%d", i/2)
+		}
+		b.WriteString("\n")
+	}
+	for i := range 300 {
+		fmt.Fprintf(&b, "next\ncomplete t%d\n", i)
+	}
+	p := open(t, "", (playground.Link{Script: b.String(), HasScript: true}).Fragment())
+	s := p.Session()
+	view := func() string {
+		reasons := p.Reasons()
+		var out []string
+		for _, n := range s.GraphAt(playground.StepEnd) {
+			out = append(out, fmt.Sprint(p.Task(n.Task, reasons[n.Task])))
+		}
+		chips, toggle := p.ReadyLine(false)
+		lines, more := p.Log()
+		counts, all := p.Counts()
+		return fmt.Sprint(out, p.Timeline(), p.Visits(), counts, all, p.Caption(), p.Clock(), p.Expiries(), p.JoinedReady(),
+			p.Console(), chips, toggle, p.DLQ(), lines, more, p.Banner(0, false), p.Visited(0), p.Focus(0), p.Changed(0, 0),
+			p.Address(), p.FullAddress(), p.Title(), p.Stopped(), p.TaskNames())
+	}
+	first := view()
+	if left := s.RunAhead(0); left != 600 {
+		t.Fatalf("the first drawing ran %d of the 600 commands after the last submit", 600-left)
+	}
+	s.RunAhead(1 << 30)
+	if again := view(); again != first {
+		t.Errorf("the page says otherwise once every command has run:\n%s\nwant\n%s", again, first)
+	}
+}

@@ -63,19 +63,19 @@ type Visits struct {
 	Total uint64
 }
 
-// Visits returns the cycle check's counts at the step shown. The total is
-// kept per session, so that it costs O(1) a step once computed.
+// Visits returns the cycle check's counts at the step shown. The totals
+// are kept per session up to the furthest step shown, so that it costs
+// O(1) a step once computed, and asks nothing of the steps after it.
 func (p *Page) Visits() Visits {
 	s := p.s
-	if p.visitsFor != s || len(p.visits) != s.Len()+1 {
-		p.visits = make([]uint64, s.Len()+1)
-		for k := 1; k <= s.Len(); k++ {
-			v, _ := s.Visits(k)
-			p.visits[k] = p.visits[k-1] + v
-		}
-		p.visitsFor = s
-	}
 	k := s.Cursor()
+	if p.visitsFor != s || len(p.visits) > s.Len()+1 {
+		p.visits, p.visitsFor = []uint64{0}, s
+	}
+	for j := len(p.visits); j <= k; j++ {
+		v, _ := s.Visits(j)
+		p.visits = append(p.visits, p.visits[j-1]+v)
+	}
 	total := p.visits[k]
 	tail := " · " + strconv.FormatUint(total, 10) + " in all so far with " + s.Strategy()
 	if v, ok := s.Visits(k); ok {
