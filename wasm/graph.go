@@ -29,16 +29,17 @@ type graph struct {
 	svg, edgeLayer, nodeLayer, overlay js.Value
 	bundleLayer                        js.Value // compact grids' frames and bundled edges
 
-	key    string // the graph laid out, as text
-	layout render.Layout
-	scale  float64 // the drawing's size over the layout's
-	nodes  map[string]*gnode
-	edges  map[[2]string]*gedge // by [dependency, dependent]
-	into   map[string][]*gedge  // the edges into each dependent
-	marked map[string]bool      // the tasks marked visited
-	order  []*gnode             // the tasks in layout order
-	all    bool                 // every task is drawn
-	win    playground.Rect      // the part of the layout drawn, when not all
+	key      string // the graph laid out, as text
+	layout   render.Layout
+	scale    float64 // the drawing's size over the layout's
+	nodes    map[string]*gnode
+	edges    map[[2]string]*gedge // by [dependency, dependent]
+	edgeList []*gedge             // the edges, in the order of the graph's nodes and their dependencies
+	into     map[string][]*gedge  // the edges into each dependent
+	marked   map[string]bool      // the tasks marked visited
+	order    []*gnode             // the tasks in layout order
+	all      bool                 // every task is drawn
+	win      playground.Rect      // the part of the layout drawn, when not all
 
 	untrace []func() // takes the highlight of a hovered task's lineage away
 	bundles []*gbundle
@@ -72,6 +73,8 @@ type gnode struct {
 // task that waits on it.
 type gedge struct {
 	from, to string
+	a, b     *gnode // the tasks of from and to
+	bundled  bool   // drawn in a bundle of a compact grid (playground.Bundled), not alone
 	path     js.Value
 	shape    string // the path drawn; "" until it is drawn
 	future   bool   // the dependent has not been submitted at this step
@@ -237,9 +240,23 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 			delete(g.edges, k)
 		}
 	}
+	// What drawing a window asks of each edge, found once here: a window
+	// is drawn at every scroll that leaves it.
 	g.into = make(map[string][]*gedge, len(g.edges))
-	for _, e := range g.edges {
-		g.into[e.to] = append(g.into[e.to], e)
+	g.edgeList = g.edgeList[:0]
+	for _, n := range nodes {
+		for _, d := range n.Deps {
+			k := [2]string{d, n.Name}
+			if !keepEdge[k] {
+				continue
+			}
+			keepEdge[k] = false // once, however often d is named
+			e := g.edges[k]
+			e.a, e.b = g.nodes[e.from], g.nodes[e.to]
+			e.bundled = playground.Bundled(g.layout, e.from, e.to)
+			g.into[e.to] = append(g.into[e.to], e)
+			g.edgeList = append(g.edgeList, e)
+		}
 	}
 	g.draw()
 	return true
@@ -266,13 +283,13 @@ func (g *graph) inWindow(nd *gnode) bool {
 // within a layer's gap of them (render.EdgePath), so the line between
 // them, widened by two task heights, holds it.
 func (g *graph) edgeInWindow(e *gedge) bool {
-	if playground.Bundled(g.layout, e.from, e.to) {
+	if e.bundled {
 		return false // drawn in its bundle
 	}
 	if g.all {
 		return true
 	}
-	a, b := g.nodes[e.from], g.nodes[e.to]
+	a, b := e.a, e.b
 	if a == nil || b == nil {
 		return false
 	}
@@ -300,7 +317,7 @@ func (g *graph) draw() {
 
 	var freshEdges []*gedge
 	markup.Reset()
-	for _, e := range g.edges {
+	for _, e := range g.edgeList {
 		switch in := g.edgeInWindow(e); {
 		case in && !e.drawn:
 			if e.shape == "" {
