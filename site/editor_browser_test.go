@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -105,6 +106,52 @@ func TestSteppingBackKeepsTheLogExact(t *testing.T) {
 			t.Errorf("step %d: the log says %q, want %q", want, m, more)
 		}
 	}
+}
+
+// TestTheLogShowsItsLastLine: the event log is scrolled to the step's last
+// line, whether the page opens there, steps there, or the step added
+// hundreds of lines.
+func TestTheLogShowsItsLastLine(t *testing.T) {
+	ctx, base := playground(t)
+	lastInSight := func(when string) {
+		t.Helper()
+		// The log scrolls in the frame after the step's drawing.
+		const js = `(l => { const r = l.getBoundingClientRect(), last = l.lastElementChild.getBoundingClientRect();
+			return last.bottom <= r.bottom + 1 && last.bottom > r.top })(document.querySelector('#event-log'))`
+		for range 50 {
+			if eval[bool](t, ctx, js) {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Errorf("%s: the log's last line is out of sight", when)
+	}
+	open(t, ctx, base, "/?scenario=wide-1000&step=end")
+	lastInSight("opened at the end")
+	p := pg.New()
+	p.Open("?scenario=wide-1000", "")
+	rel := releaseStepOf(p)
+	open(t, ctx, base, fmt.Sprintf("/?scenario=wide-1000&step=%d", rel-1))
+	click(t, ctx, "#step-forward")
+	waitStep(t, ctx, rel)
+	lastInSight("after the release step")
+	for range 3 {
+		click(t, ctx, "#step-forward")
+	}
+	waitStep(t, ctx, rel+3)
+	lastInSight("three steps on")
+}
+
+// releaseStepOf is the step of p's session with the most events.
+func releaseStepOf(p *pg.Page) int {
+	s := p.Session()
+	best, at := 0, 1
+	for k := 1; k <= s.Len(); k++ {
+		if n := len(s.Step(k).Events); n > best {
+			best, at = n, k
+		}
+	}
+	return at
 }
 
 // TestChangingTheSpeedWhilePlaying: play goes on at the new speed, and a
