@@ -15,6 +15,40 @@ import (
 // Moving about big graphs: zoom, pan, fit, follow, find, hover, and the
 // READY line's toggle.
 
+// TestABigGraphOpensFittedAndASmallOneAtItsSize: wide-1000 opens as Fit
+// shows it, wholly in the stage, on a desktop and on a phone;
+// diamond-redrive, which fits, at 100%.
+func TestABigGraphOpensFittedAndASmallOneAtItsSize(t *testing.T) {
+	ctx, base := playground(t)
+	whole := `(g => { const s = document.querySelector('#scroller'), r = s.getBoundingClientRect();
+		return g.left >= r.left - 0.5 && g.top >= r.top - 0.5 && g.right <= r.left + s.clientWidth + 0.5 && g.bottom <= r.top + s.clientHeight + 0.5;
+	})(document.querySelector('#graph').getBoundingClientRect())`
+	for _, vp := range [][2]int64{{1280, 860}, {390, 844}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(vp[0], vp[1])); err != nil {
+			t.Fatal(err)
+		}
+		open(t, ctx, base, "/?scenario=wide-1000&step=40")
+		opened := text(t, ctx, "#zoom-label")
+		if opened == "100%" || !eval[bool](t, ctx, whole) {
+			t.Errorf("at %v wide-1000 opens at %s, not wholly in the stage", vp, opened)
+		}
+		press(t, ctx, "1")
+		waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "100%"`)
+		click(t, ctx, "#zoom-fit")
+		waitFor(t, ctx, `document.querySelector("#zoom-label").textContent !== "100%"`)
+		if fit := text(t, ctx, "#zoom-label"); fit != opened {
+			t.Errorf("at %v wide-1000 opens at %s, Fit shows it at %s", vp, opened, fit)
+		}
+		open(t, ctx, base, "/?scenario=diamond-redrive&step=14")
+		if z := text(t, ctx, "#zoom-label"); vp[0] > 400 && z != "100%" {
+			t.Errorf("at %v diamond-redrive opens at %s, want 100%%", vp, z)
+		}
+		if !eval[bool](t, ctx, whole) {
+			t.Errorf("at %v diamond-redrive is not wholly in the stage", vp)
+		}
+	}
+}
+
 func TestZoomPanAndFit(t *testing.T) {
 	ctx, base := playground(t)
 	open(t, ctx, base, "/?scenario=wide-1000&step=40")
@@ -22,9 +56,9 @@ func TestZoomPanAndFit(t *testing.T) {
 		return eval[float64](t, ctx, `document.querySelector('#graph').getBoundingClientRect().width`)
 	}
 	label := func() string { return text(t, ctx, "#zoom-label") }
-	if label() != "100%" {
-		t.Fatalf("wide-1000 starts at %s, want 100%% (readable, scrolled)", label())
-	}
+	// 1 shows the drawing at its size.
+	press(t, ctx, "1")
+	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "100%"`)
 	// At full size, drag the background to pan.
 	left0 := eval[float64](t, ctx, `document.querySelector('#scroller').scrollLeft`)
 	bg := eval[[]float64](t, ctx, `(r => [r.left + 20, r.top + 12])(document.querySelector('#scroller').getBoundingClientRect())`)
@@ -92,6 +126,10 @@ func TestFollowTheActionOnALongChain(t *testing.T) {
 	if !inView("step-049") {
 		t.Error("opened at step 300, step-049 (handed out by it) is not in view")
 	}
+	// At its size, the chain is taller than the stage: each step scrolls
+	// to what it changed.
+	press(t, ctx, "1")
+	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "100%"`)
 	click(t, ctx, "#step-last")
 	waitStep(t, ctx, libraryLen(t, "chain-200"))
 	waitFor(t, ctx, `document.querySelector('#graph g[data-task="step-200"]').dataset.state === "SUCCEEDED"`)
@@ -152,6 +190,37 @@ func TestHoverHighlightsUpstreamAndDownstream(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `!document.querySelector('#graph').classList.contains('tracing') && !document.querySelector('#graph .lit')`)
+}
+
+// TestHoverHighlightFollowsThePointerWhenZooming hovers a task, then
+// zooms out with the keys, the pointer still: the drawing shrinks away
+// from under the pointer, and the highlight goes with it (or moves to the
+// task now under the pointer); zooming back in lights what is under it.
+func TestHoverHighlightFollowsThePointerWhenZooming(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=end")
+	r := eval[[]float64](t, ctx, `(r => [r.left + r.width / 2, r.top + 6])(document.querySelector('#graph g[data-task="b"]').getBoundingClientRect())`)
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, r[0], r[1])); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.querySelector('#graph g[data-task="b"]').classList.contains('traced')`)
+	under := fmt.Sprintf(`((document.elementFromPoint(%v, %v) || document.body).closest('#graph g[data-task]') || {dataset: {}}).dataset.task || ""`, r[0], r[1])
+	traced := `Array.from(document.querySelectorAll('#graph g.traced'), g => g.dataset.task).join(" ")`
+	for i, key := range []string{"-", "-", "-", "+", "+", "+"} {
+		zoom := text(t, ctx, "#zoom-label")
+		press(t, ctx, key)
+		waitFor(t, ctx, fmt.Sprintf(`document.querySelector('#zoom-label').textContent !== %q`, zoom))
+		u := eval[string](t, ctx, under)
+		if got := eval[string](t, ctx, traced); got != u {
+			t.Errorf("after key %d (%q, %s) the highlight is on %q, the pointer over %q", i, key, text(t, ctx, "#zoom-label"), got, u)
+		}
+		if tracing := eval[bool](t, ctx, `document.querySelector('#graph').classList.contains('tracing')`); tracing != (u != "") {
+			t.Errorf("after key %d (%q) the drawing is dimmed: %v, the pointer over %q", i, key, tracing, u)
+		}
+		if i == 2 && u == "b" {
+			t.Fatal("zoomed out three times, b is still under the pointer: the test shows nothing")
+		}
+	}
 }
 
 func TestLongReadyLineCollapses(t *testing.T) {
@@ -221,6 +290,8 @@ func TestTouchPansWithOneFingerAndPinchesWithTwo(t *testing.T) {
 	}
 
 	// Two fingers 100 px apart moving to 50 px apart zoom out by half.
+	press(t, ctx, "1")
+	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "100%"`)
 	if label := text(t, ctx, "#zoom-label"); label != "100%" {
 		t.Fatalf("the zoom is %s before the pinch, want 100%%", label)
 	}

@@ -32,6 +32,7 @@ type app struct {
 	zoom        float64           // the zoom chosen; 0 until one is, when the drawing fits itself
 	readyOpen   bool              // the READY line lists more than its front few
 	traced      string            // the task whose lineage is highlighted; "" for none
+	hover       pointerAt         // where the pointer is over the drawing, if it is
 	logOf       *scenario.Session // the session whose log is listed
 	namesListed bool              // the find box suggests the tasks of the graph drawn
 	editorTop   float64           // the editor's scrollTop and height, read as a drawing starts
@@ -166,7 +167,7 @@ func (a *app) loadURL() {
 	loc := js.Global().Get("location")
 	addr := playground.ReadAddress(loc.Get("search").String(), loc.Get("hash").String())
 	if addr.Link.Practice.On() {
-		a.startPractice(addr.Link.Practice)
+		a.openPractice(addr.Link.Practice, true)
 		return
 	}
 	text, notices, err := a.p.OpenAddress(addr)
@@ -259,7 +260,7 @@ func (a *app) render(animate bool) {
 	}
 	nodes := a.nodes
 	if relaid {
-		a.traced = ""
+		a.trace("")
 		a.namesListed = false
 	}
 	a.fit()
@@ -267,6 +268,9 @@ func (a *app) render(animate bool) {
 		view = a.followAction(view, p.Focus(k))
 	}
 	a.drawWindow(view)
+	if relaid {
+		a.retrace()
+	}
 	var tasks []string
 	if relaid || a.shown < 0 {
 		for _, n := range nodes {

@@ -249,6 +249,8 @@ func (a *app) keydown(ev js.Value) {
 		a.zoomTo(a.g.scale/playground.ZoomFactor, -1, -1)
 	case playground.KeyZoomFit:
 		a.zoomFit()
+	case playground.KeyZoomActual:
+		a.zoomTo(1, -1, -1)
 	default:
 		return
 	}

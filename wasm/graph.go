@@ -563,13 +563,12 @@ func (g *graph) flashCycle(path []string) func() {
 			undo = append(undo, func() { removeClass(e.path, "cycle") })
 			continue
 		}
-		from, ok1 := g.layout.Pos[dependency]
-		to, ok2 := g.layout.Pos[dependent]
-		if !ok1 || !ok2 || dependency == dependent {
+		r, ok := playground.Refused(g.layout, dependency, dependent)
+		if !ok {
 			continue
 		}
 		p := createSVG("path", "edge cycle refused")
-		setAttr(p, "d", refusedPath(from, to, g.layout))
+		setAttr(p, "d", r.Path)
 		setAttr(p, "marker-end", "url(#arrow)")
 		appendTo(g.overlay, p)
 		undo = append(undo, func() { p.Call("remove") })
@@ -579,22 +578,6 @@ func (g *graph) flashCycle(path []string) func() {
 			f()
 		}
 	}
-}
-
-// refusedPath is the path of an edge a submit asked for and was refused:
-// the usual curve when the dependency is drawn above the task, else (the
-// edge closing the cycle points back up) an arc out to the right, from
-// side to side, so that it does not hide the edges it runs against.
-func refusedPath(from, to render.Point, l render.Layout) string {
-	if from.Y < to.Y {
-		return render.EdgePath(from, to, l)
-	}
-	x0, x1 := from.X+l.NodeW/2, to.X+l.NodeW/2
-	bend := 40 + (from.Y-to.Y)/4
-	return "M" + num(x0) + "," + num(from.Y) +
-		" C" + num(x0+bend) + "," + num(from.Y) +
-		" " + num(x1+bend) + "," + num(to.Y) +
-		" " + num(x1) + "," + num(to.Y)
 }
 
 // markVisited highlights the tasks a cycle check visited (class

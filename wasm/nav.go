@@ -93,15 +93,16 @@ func (a *app) wireNav() {
 	on(e.scroller, "pointerup", end)
 	on(e.scroller, "pointercancel", end)
 
-	// Hover: a task's upstream and downstream.
+	// Hover: a task's upstream and downstream, while the pointer is on
+	// it; the background takes the highlight away.
 	on(a.g.svg, "mouseover", func(ev js.Value) {
-		g := ev.Get("target").Call("closest", "g[data-task]")
-		if !g.Truthy() {
-			return
-		}
-		a.trace(g.Get("dataset").Get("task").String())
+		a.hover = pointerAt{ev.Get("clientX").Float(), ev.Get("clientY").Float(), true}
+		a.trace(taskAt(ev.Get("target")))
 	})
-	on(a.g.svg, "mouseleave", func(js.Value) { a.trace("") })
+	on(a.g.svg, "mouseleave", func(js.Value) {
+		a.hover.on = false
+		a.trace("")
+	})
 	on(a.g.svg, "focusin", func(ev js.Value) {
 		if g := ev.Get("target").Call("closest", "g[data-task]"); g.Truthy() {
 			a.trace(g.Get("dataset").Get("task").String())
@@ -176,6 +177,7 @@ func (a *app) zoomTo(z float64, x, y float64) {
 	a.el.scroller.Set("scrollTop", top)
 	v.Left, v.Top = left, top
 	a.drawWindow(v)
+	a.retrace()
 }
 
 // zoomFit zooms so that the whole graph shows.
@@ -213,6 +215,41 @@ func (a *app) trace(task string) {
 		l = a.p.Lineage(task)
 	}
 	a.g.trace(task, l)
+}
+
+// pointerAt is where the pointer was last seen over the drawing, in the
+// window's pixels; on is false once it has left the drawing.
+type pointerAt struct {
+	x, y float64
+	on   bool
+}
+
+// taskAt returns the task an element is part of; "" for none.
+func taskAt(el js.Value) string {
+	if !el.Truthy() {
+		return ""
+	}
+	if g := el.Call("closest", "g[data-task]"); g.Truthy() {
+		return g.Get("dataset").Get("task").String()
+	}
+	return ""
+}
+
+// retrace makes the highlight follow the pointer once the drawing has
+// moved under it (a zoom, a new layout): the task now under the pointer,
+// or none. A task highlighted for having the focus, the pointer away,
+// stays highlighted.
+func (a *app) retrace() {
+	if !a.hover.on {
+		return
+	}
+	el := document.Call("elementFromPoint", a.hover.x, a.hover.y)
+	if !el.Truthy() || !a.g.svg.Call("contains", el).Bool() {
+		a.hover.on = false
+		a.trace("")
+		return
+	}
+	a.trace(taskAt(el))
 }
 
 // listNames fills the find box's suggestions with the drawing's tasks,

@@ -74,7 +74,8 @@ func (a *app) wirePractice() {
 		a.answerPractice()
 	})
 	on(e.next, "click", func(js.Value) {
-		if pr.t.Practice().Next() {
+		if pr.t.Next() {
+			pr.store()
 			a.render(false)
 			a.renderPractice()
 			focusFirst(e.inputs)
@@ -119,8 +120,13 @@ func (a *app) wirePractice() {
 }
 
 // startPractice shows the exercise a practice link names, with the
-// progress stored in the browser.
-func (a *app) startPractice(pl playground.PracticeLink) {
+// progress stored in the browser, from its first question.
+func (a *app) startPractice(pl playground.PracticeLink) { a.openPractice(pl, false) }
+
+// openPractice shows the exercise a practice link names, with the
+// progress stored in the browser; with resume (a reload), at the question
+// the stored progress says the learner was on in it.
+func (a *app) openPractice(pl playground.PracticeLink, resume bool) {
 	a.pause()
 	a.unnotify()
 	pr := a.pr
@@ -135,6 +141,10 @@ func (a *app) startPractice(pl playground.PracticeLink) {
 		return
 	}
 	pr.t = t
+	if resume {
+		t.Resume()
+	}
+	pr.store()
 	a.p.Practise(t.Practice())
 	addClass(a.el.body, "practicing")
 	setHidden(pr.el.panel, false)
@@ -179,7 +189,7 @@ func (a *app) answerPractice() {
 	if _, ok := pr.t.Answer(pr.readAnswer(q)); !ok {
 		return
 	}
-	js.Global().Get("localStorage").Call("setItem", playground.ProgressKey, pr.t.Stored())
+	pr.store()
 	a.render(true)
 	a.renderPractice()
 	if pr.t.Practice().Done() {
@@ -187,6 +197,11 @@ func (a *app) answerPractice() {
 	} else {
 		pr.el.next.Call("focus")
 	}
+}
+
+// store keeps the progress, and where the learner is, in the browser.
+func (pr *practice) store() {
+	js.Global().Get("localStorage").Call("setItem", playground.ProgressKey, pr.t.Stored())
 }
 
 // readAnswer turns the question's inputs into an answer.

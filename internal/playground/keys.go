@@ -22,22 +22,23 @@ const (
 type Key uint8
 
 const (
-	KeyNone      Key = iota // let the browser have it
-	KeyBack                 // ← : one step back
-	KeyForward              // → : one step forward
-	KeyFirst                // Home: step 0
-	KeyLast                 // End: the last step
-	KeyPlayPause            // space: play or pause
-	KeyClose                // Escape: close the popover and the share panel
-	KeyActTask              // Enter or space on a task: as a click
-	KeyUndo                 // Ctrl+Z or ⌘Z outside a text field: undo
-	KeyZoomIn               // + or =: zoom the drawing in
-	KeyZoomOut              // -: zoom it out
-	KeyZoomFit              // 0: fit the whole graph
+	KeyNone       Key = iota // let the browser have it
+	KeyBack                  // ← : one step back
+	KeyForward               // → : one step forward
+	KeyFirst                 // Home: step 0
+	KeyLast                  // End: the last step
+	KeyPlayPause             // space: play or pause
+	KeyClose                 // Escape: close the popover and the share panel
+	KeyActTask               // Enter or space on a task: as a click
+	KeyUndo                  // Ctrl+Z or ⌘Z outside a text field: undo
+	KeyZoomIn                // + or =: zoom the drawing in
+	KeyZoomOut               // -: zoom it out
+	KeyZoomFit               // 0: fit the whole graph
+	KeyZoomActual            // 1: show the drawing at its size (100%)
 )
 
 // KeyFor decides what a key (a KeyboardEvent's key) does where it was
-// pressed. The zoom keys (+, -, 0) work where the timeline keys do. ctrl is Ctrl or ⌘ held, alt is Alt held. The timeline keys
+// pressed. The zoom keys (+, -, 0, 1) work where the timeline keys do. ctrl is Ctrl or ⌘ held, alt is Alt held. The timeline keys
 // work everywhere but in text fields; a task takes Enter and space; a
 // button keeps Enter and space for itself.
 func KeyFor(key string, ctrl, alt bool, at Target) Key {
@@ -79,6 +80,8 @@ func KeyFor(key string, ctrl, alt bool, at Target) Key {
 		return KeyZoomOut
 	case "0":
 		return KeyZoomFit
+	case "1":
+		return KeyZoomActual
 	}
 	return KeyNone
 }

@@ -171,15 +171,14 @@ func (p *Page) Lineage(task string) Lineage {
 	return l
 }
 
-// AutoZoom returns the zoom a drawing is first shown at: shrunk to fit
-// the view while that keeps it at least half its size, else at its size,
-// scrolled (and followed: see [Follow]), so that names stay readable.
-func AutoZoom(w, h, vw, vh float64) float64 {
-	if z := FitZoom(w, h, vw, vh); z >= 0.5 {
-		return z
-	}
-	return 1
-}
+// AutoZoom returns the zoom a drawing of w×h opens at in a view of vw×vh
+// (the stage, less the room Fit leaves): a graph too big for the view
+// opens fitted, as the Fit button shows it ([FitZoom]), so that the first
+// view shows the whole graph and the user zooms in where they look; a
+// graph that fits is shown at its size (1), never enlarged.
+//
+// The cost is O(1).
+func AutoZoom(w, h, vw, vh float64) float64 { return FitZoom(w, h, vw, vh) }
 
 // READY line lengths: collapsed, the line lists its front few and says how
 // many more wait; opened, it lists up to ReadyOpen.

@@ -177,3 +177,44 @@ func TestLogBack(t *testing.T) {
 		}
 	}
 }
+
+// TestAGraphTooBigOpensFitted lays out every library scenario's graph and
+// asks the zoom it opens at in a desktop stage and a phone's: a graph too
+// big for the stage opens fitted, wholly in view, as Fit shows it
+// (wide-1000 and chain-200 among them; on a phone, chain-200 is too tall
+// to show whole even at the least zoom, and opens at it); one that fits
+// opens at 100%.
+func TestAGraphTooBigOpensFitted(t *testing.T) {
+	t.Parallel()
+	for _, stage := range []struct {
+		name   string
+		vw, vh float64
+	}{{"Desktop", 860 - 16, 560 - 50}, {"Phone", 390 - 16, 420 - 50}} {
+		t.Run(stage.name, func(t *testing.T) {
+			fitted := map[string]bool{}
+			for _, e := range scenario.Library() {
+				s, err := scenario.NewSession(e.Text, scenario.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				nodes, _ := playground.GraphNodes(s.GraphAt(playground.StepEnd))
+				l := playground.LayOut(nodes)
+				z := playground.AutoZoom(l.Width, l.Height, stage.vw, stage.vh)
+				fits := l.Width <= stage.vw && l.Height <= stage.vh
+				switch {
+				case fits && z != 1:
+					t.Errorf("%s (%v×%v) fits the stage and opens at %v, want 1", e.Name, l.Width, l.Height, z)
+				case !fits && z != playground.FitZoom(l.Width, l.Height, stage.vw, stage.vh):
+					t.Errorf("%s (%v×%v) opens at %v, not fitted (%v) as Fit shows it", e.Name, l.Width, l.Height, z,
+						playground.FitZoom(l.Width, l.Height, stage.vw, stage.vh))
+				case z > playground.MinZoom && (l.Width*z > stage.vw+0.5 || l.Height*z > stage.vh+0.5):
+					t.Errorf("%s opens at %v: %v×%v, not wholly in the stage's %v×%v", e.Name, z, l.Width*z, l.Height*z, stage.vw, stage.vh)
+				}
+				fitted[e.Name] = z < 1
+			}
+			if !fitted["wide-1000"] || !fitted["chain-200"] || fitted["diamond-redrive"] {
+				t.Errorf("opened below 100%%: %v; want wide-1000 and chain-200, not diamond-redrive", fitted)
+			}
+		})
+	}
+}

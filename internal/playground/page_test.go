@@ -303,6 +303,8 @@ func TestKeyFor(t *testing.T) {
 		{"-", false, false, playground.OnPage, playground.KeyZoomOut},
 		{"0", false, false, playground.OnTask, playground.KeyZoomFit},
 		{"0", false, false, playground.OnText, playground.KeyNone},
+		{"1", false, false, playground.OnPage, playground.KeyZoomActual},
+		{"1", false, false, playground.OnText, playground.KeyNone},
 	}
 	for _, tt := range tests {
 		if got := playground.KeyFor(tt.key, tt.ctrl, tt.alt, tt.at); got != tt.want {

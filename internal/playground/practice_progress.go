@@ -13,11 +13,16 @@ const ProgressKey = "dagq.practice"
 // Progress is what a learner did, per level, kept by the page in the
 // browser between visits as JSON ([Progress.Encode], [ParseProgress]):
 //
-//	{"levels":{"L5":{"right":3,"answered":4,"streak":1,"best":2,"missed":{"6":1},"done":["book/diamond-redrive"]}}}
+//	{"levels":{"L5":{"right":3,"answered":4,"streak":1,"best":2,"missed":{"6":1},"done":["book/diamond-redrive"]}},
+//	 "resume":{"ex":"L5/book/diamond-redrive","at":2,"graded":false,"right":[1,0]}}
 //
-// where the keys of missed are [Topic] numbers.
+// where the keys of missed are [Topic] numbers, and resume is where the
+// learner is in the exercise practised last ([Resume]).
 type Progress struct {
 	Levels map[Level]*LevelProgress
+	// Resume is where the learner is in the exercise practised last
+	// (stored as "resume" beside "levels"); nil when none is kept.
+	Resume *Resume
 }
 
 // LevelProgress is the progress at one level.
@@ -72,6 +77,7 @@ func ParseProgress(data string) Progress {
 		}
 		clean.Levels[l] = lp
 	}
+	clean.Resume = parseResume(root["resume"])
 	return clean
 }
 
@@ -108,7 +114,12 @@ func (p Progress) Encode() string {
 		}
 		b.WriteString("]}")
 	}
-	b.WriteString("}}")
+	b.WriteString("}")
+	if p.Resume != nil {
+		b.WriteString(`,"resume":`)
+		encodeResume(&b, p.Resume)
+	}
+	b.WriteString("}")
 	return b.String()
 }
 

@@ -12,11 +12,14 @@ import (
 // names, practised ([Practice]), the learner's [Progress] updated with
 // every answer, and what the page says about them. The page draws the
 // trainer's session, forwards answers, and stores [Trainer.Stored] in
-// localStorage under [ProgressKey] after each one.
+// localStorage under [ProgressKey] after each one, after each move to the
+// next question and when an exercise starts, so that a reload comes back
+// to the same place ([Trainer.Resume]).
 type Trainer struct {
 	link     PracticeLink
 	p        *Practice
 	progress Progress
+	stored   *Resume // where the stored progress was, for [Trainer.Resume]
 }
 
 // PracticeFrom returns the practice part of an address, and whether it
@@ -28,7 +31,9 @@ func PracticeFrom(query, fragment string) (PracticeLink, bool) {
 
 // NewTrainer starts the exercise a practice link names (seed makes a
 // random one when the link has no seed), with the progress stored before,
-// read tolerantly ([ParseProgress]).
+// read tolerantly ([ParseProgress]). It starts at the first question, and
+// the progress it keeps says so from now on; [Trainer.Resume] goes back to
+// where the stored progress was instead.
 func NewTrainer(pl PracticeLink, seed uint64, stored string) (*Trainer, error) {
 	if !pl.On() {
 		pl.Level = L4
@@ -38,8 +43,39 @@ func NewTrainer(pl PracticeLink, seed uint64, stored string) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Trainer{link: pl, p: p, progress: ParseProgress(stored)}, nil
+	t := &Trainer{link: pl, p: p, progress: ParseProgress(stored)}
+	t.stored = t.progress.Resume
+	t.keep()
+	return t, nil
 }
+
+// Resume moves the practice to where the stored progress says the
+// learner was in this exercise, as a reload of the page does: the same
+// question, asked or graded, with the answers given before counted; a
+// finished exercise shows its summary. It reports false, changing
+// nothing, when the stored progress is of another exercise or of none.
+//
+// The cost is O(questions).
+func (t *Trainer) Resume() bool {
+	if !t.p.restore(t.stored) {
+		return false
+	}
+	t.keep()
+	return true
+}
+
+// Next moves on to the next question once the current one is graded
+// ([Practice.Next]); the progress keeps the place.
+func (t *Trainer) Next() bool {
+	if !t.p.Next() {
+		return false
+	}
+	t.keep()
+	return true
+}
+
+// keep notes in the progress where the practice is.
+func (t *Trainer) keep() { t.progress.Resume = t.p.resume() }
 
 // Practice returns the exercise being practised.
 func (t *Trainer) Practice() *Practice { return t.p }
@@ -70,6 +106,7 @@ func (t *Trainer) Answer(a Answer) (r Result, ok bool) {
 	if t.p.at == len(t.p.questions)-1 {
 		t.progress.Finish(t.p.ex)
 	}
+	t.keep()
 	return r, true
 }
 

@@ -1,0 +1,101 @@
+package playground
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Resume is where a learner is in the exercise practised last, kept with
+// the [Progress] so that a reload comes back to the same question (a
+// finished exercise stays finished), not to question 1:
+//
+//	"resume":{"ex":"L5/book/diamond-redrive","at":2,"graded":true,"right":[1,0,1]}
+//
+// Right holds, for each question answered, whether the answer was right;
+// its length is At, plus one while the answer to question At is shown
+// (Graded). At is the number of questions when the exercise is done.
+type Resume struct {
+	Exercise string // the exercise, as [ExerciseID] names it
+	At       int    // the question asked or just graded, from 0
+	Graded   bool   // the answer to question At is in
+	Right    []bool // whether each answer given was right, in order
+}
+
+// ExerciseID names an exercise across levels and sets: "L5/book/NAME",
+// "L4/random/SEED".
+func ExerciseID(ex Exercise) string { return string(ex.Level) + "/" + ex.Set + "/" + ex.Name }
+
+// resume returns where the practice is, for the progress to keep.
+func (p *Practice) resume() *Resume {
+	r := &Resume{Exercise: ExerciseID(p.ex), At: p.at, Graded: p.graded, Right: make([]bool, len(p.results))}
+	for i, res := range p.results {
+		r.Right[i] = res.Correct
+	}
+	return r
+}
+
+// restore moves the practice to where r says, the answers given counted
+// as r says (each result as grading gave it: the right answer and the
+// rule). It reports false, changing nothing, when r is not of this
+// exercise or cannot be one of its places.
+func (p *Practice) restore(r *Resume) bool {
+	n := len(p.questions)
+	switch {
+	case r == nil || r.Exercise != ExerciseID(p.ex):
+		return false
+	case r.At < 0 || r.At > n || r.At == n && r.Graded:
+		return false
+	case r.Graded && len(r.Right) != r.At+1, !r.Graded && len(r.Right) != r.At:
+		return false
+	}
+	p.results = p.results[:0]
+	for i, right := range r.Right {
+		q := p.questions[i]
+		p.results = append(p.results, Result{Correct: right, Want: q.Want, Why: q.Why})
+	}
+	p.at, p.graded = r.At, r.Graded
+	p.show()
+	return true
+}
+
+// encodeResume writes r as the value of "resume".
+func encodeResume(b *strings.Builder, r *Resume) {
+	b.WriteString(`{"ex":`)
+	quoteJSON(b, r.Exercise)
+	b.WriteString(`,"at":` + strconv.Itoa(r.At) + `,"graded":` + strconv.FormatBool(r.Graded) + `,"right":[`)
+	for i, right := range r.Right {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if right {
+			b.WriteByte('1')
+		} else {
+			b.WriteByte('0')
+		}
+	}
+	b.WriteString("]}")
+}
+
+// parseResume reads what encodeResume wrote; nil for anything else.
+// Whether it fits its exercise is checked when it is used.
+func parseResume(v any) *Resume {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	ex, _ := m["ex"].(string)
+	graded, _ := m["graded"].(bool)
+	right, ok := m["right"].([]any)
+	if ex == "" || len(ex) > 120 || !ok || len(right) > 10_000 {
+		return nil
+	}
+	r := &Resume{Exercise: ex, At: jsonInt(m, "at"), Graded: graded, Right: make([]bool, len(right))}
+	for i, x := range right {
+		f, ok := x.(float64)
+		if !ok || f != 0 && f != 1 {
+			return nil
+		}
+		r.Right[i] = f == 1
+	}
+	return r
+}
