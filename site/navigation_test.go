@@ -17,7 +17,8 @@ import (
 
 // TestABigGraphOpensFittedAndASmallOneAtItsSize: wide-1000 opens as Fit
 // shows it, wholly in the stage, on a desktop and on a phone;
-// diamond-redrive, which fits, at 100%.
+// diamond-redrive, which fits, at 100%; chain-200, which would fit only
+// at a few percent, at 100% too, its names readable.
 func TestABigGraphOpensFittedAndASmallOneAtItsSize(t *testing.T) {
 	ctx, base := playground(t)
 	whole := `(g => { const s = document.querySelector('#scroller'), r = s.getBoundingClientRect();
@@ -46,6 +47,10 @@ func TestABigGraphOpensFittedAndASmallOneAtItsSize(t *testing.T) {
 		if !eval[bool](t, ctx, whole) {
 			t.Errorf("at %v diamond-redrive is not wholly in the stage", vp)
 		}
+		open(t, ctx, base, "/?scenario=chain-200&step=40")
+		if z := text(t, ctx, "#zoom-label"); z != "100%" {
+			t.Errorf("at %v chain-200 opens at %s, want 100%%", vp, z)
+		}
 	}
 }
 
@@ -61,7 +66,15 @@ func TestZoomPanAndFit(t *testing.T) {
 	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "100%"`)
 	// At full size, drag the background to pan.
 	left0 := eval[float64](t, ctx, `document.querySelector('#scroller').scrollLeft`)
-	bg := eval[[]float64](t, ctx, `(r => [r.left + 20, r.top + 12])(document.querySelector('#scroller').getBoundingClientRect())`)
+	// A point of the background, not on a task (a drag on a task is a click).
+	bg := eval[[]float64](t, ctx, `(() => {
+		const r = document.querySelector('#scroller').getBoundingClientRect();
+		for (let y = r.top + 12; y < r.bottom - 12; y += 6) {
+			const e = document.elementFromPoint(r.left + 220, y);
+			if (e && !e.closest('[data-task]')) return [r.left + 20, y];
+		}
+		return [r.left + 20, r.top + 12];
+	})()`)
 	// Drag towards the side there is room to scroll to.
 	dx := -100.0
 	if left0 > 200 {

@@ -171,14 +171,27 @@ func (p *Page) Lineage(task string) Lineage {
 	return l
 }
 
+// OpenFittedMin is the least zoom a drawing opens fitted at: at a fifth
+// of its size a task is still a box a pointer can take, its state a
+// colour the eye tells apart. Below it the tasks are specks, and a
+// view of thousands of them costs every step a restyle of all.
+const OpenFittedMin = 0.2
+
 // AutoZoom returns the zoom a drawing of w×h opens at in a view of vw×vh
-// (the stage, less the room Fit leaves): a graph too big for the view
-// opens fitted, as the Fit button shows it ([FitZoom]), so that the first
-// view shows the whole graph and the user zooms in where they look; a
-// graph that fits is shown at its size (1), never enlarged.
+// (the stage, less the room Fit leaves): a graph that fits is shown at
+// its size (1), never enlarged; one too big for the view opens fitted, as
+// the Fit button shows it ([FitZoom]), when that zoom is at least
+// [OpenFittedMin], so that the first view shows the whole graph
+// (wide-1000); one bigger still (chain-200, a DAG of thousands) opens at
+// its size, scrolled to the action ([Follow]), its names readable.
 //
 // The cost is O(1).
-func AutoZoom(w, h, vw, vh float64) float64 { return FitZoom(w, h, vw, vh) }
+func AutoZoom(w, h, vw, vh float64) float64 {
+	if z := FitZoom(w, h, vw, vh); z >= OpenFittedMin {
+		return z
+	}
+	return 1
+}
 
 // READY line lengths: collapsed, the line lists its front few and says how
 // many more wait; opened, it lists up to ReadyOpen.
