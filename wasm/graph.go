@@ -168,6 +168,18 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 	g.all = len(nodes) < playground.DrawAllBelow
 	g.drawBundles(nodes)
 
+	deps := 0
+	for _, n := range nodes {
+		deps += len(n.Deps)
+	}
+	// Maps sized at once: grown a doubling at a time, a graph of thousands
+	// cost the first layout tens of milliseconds of copying.
+	if len(g.nodes) == 0 {
+		g.nodes = make(map[string]*gnode, len(nodes))
+	}
+	if len(g.edges) == 0 {
+		g.edges = make(map[[2]string]*gedge, deps)
+	}
 	keep := make(map[string]bool, len(nodes))
 	g.order = g.order[:0]
 	for _, n := range nodes {
@@ -202,7 +214,7 @@ func (g *graph) setGraph(nodes []render.Node, key string) bool {
 		}
 	}
 
-	keepEdge := make(map[[2]string]bool)
+	keepEdge := make(map[[2]string]bool, deps)
 	for _, n := range nodes {
 		for _, d := range n.Deps {
 			if d == n.Name || !keep[d] {

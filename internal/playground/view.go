@@ -362,8 +362,12 @@ func (p *Page) Banner(k int, wave bool) Banner {
 	return Banner{}
 }
 
-// LogLimit is how many lines of the event log the page lists.
-const LogLimit = 250
+// LogLimit is how many lines of the event log the page lists: some pages
+// of the panel's fifteen lines to scroll back through (the timeline reaches
+// the rest). Each listed line is laid out at a step that brings as many
+// (wide-1000's release of its shards lists the last LogLimit of its 1,000
+// lines), so the limit bounds that step's layout.
+const LogLimit = 100
 
 // Log returns the event log up to the step shown, the last [LogLimit]
 // lines, and what to say of the lines left out ("" for none).
