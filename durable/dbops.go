@@ -11,13 +11,26 @@ import (
 // workers calling it at once take different tasks and never wait for one
 // another. Each lease carries its DAG. Events go to Options.OnEvent.
 func (db *DB) NextBatch(ctx context.Context, n int) ([]Lease, error) {
-	leases, times, err := db.next(ctx, "", n)
+	hs, err := db.nextBatch(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	leases := make([]Lease, len(hs))
+	for i, h := range hs {
+		leases[i] = h.lease
+	}
+	return leases, nil
+}
+
+// nextBatch is NextBatch, with what a worker needs to know of each task.
+func (db *DB) nextBatch(ctx context.Context, n int) ([]handout, error) {
+	hs, err := db.next(ctx, "", n)
 	if err == nil && db.onEvent != nil {
-		for i, l := range leases {
-			db.events.send([]core.Event{started(l, times[i])}, db.deliverer(l.DAG))
+		for _, h := range hs {
+			db.events.send([]core.Event{started(h.lease, h.now)}, db.deliverer(h.lease.DAG))
 		}
 	}
-	return leases, err
+	return hs, err
 }
 
 // Complete completes a lease of any DAG (see [Queue.Complete]).

@@ -21,14 +21,22 @@ type Lease struct {
 	core.Lease
 }
 
+// handout is a task handed out by next: its lease, the time its DAG's
+// clock said, and whether other tasks wait on it (so that its completion
+// may free some: a worker commits those first).
+type handout struct {
+	lease      Lease
+	now        time.Duration
+	dependents bool
+}
+
 // next hands out up to n READY tasks in READY order (ready_seq), of one DAG
 // or, with dag "", of all of them: one statement, FOR UPDATE SKIP LOCKED,
 // so that workers running at once take different tasks and never wait for
-// one another. It returns the leases in READY order, with the time each
-// DAG's clock said.
-func (db *DB) next(ctx context.Context, dag string, n int) ([]Lease, []time.Duration, error) {
+// one another. It returns them in READY order.
+func (db *DB) next(ctx context.Context, dag string, n int) ([]handout, error) {
 	for attempt := 0; ; attempt++ {
-		ls, times, err := db.next1(ctx, dag, n)
+		hs, err := db.next1(ctx, dag, n)
 		if err != nil && retryable(err) && attempt < 20 {
 			time.Sleep(time.Duration(attempt+1) * time.Millisecond)
 			continue
@@ -36,13 +44,13 @@ func (db *DB) next(ctx context.Context, dag string, n int) ([]Lease, []time.Dura
 		if err != nil {
 			err = fmt.Errorf("durable: %w", err)
 		}
-		return ls, times, err
+		return hs, err
 	}
 }
 
 // next1 is one try of next: one statement, on its own (no transaction
 // around it but its own).
-func (db *DB) next1(ctx context.Context, dag string, n int) ([]Lease, []time.Duration, error) {
+func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
 	q := db.pool
 	var wall any
 	if db.clock != nil {
@@ -68,36 +76,35 @@ func (db *DB) next1(ctx context.Context, dag string, n int) ([]Lease, []time.Dur
 			timer_seq = CASE WHEN c.lt > 0 THEN nextval('dagq_line') END
 		FROM picked p JOIN clock c ON c.dag = p.dag
 		WHERE t.dag = p.dag AND t.name = p.name
-		RETURNING t.dag, t.name, t.attempts, t.lease, coalesce(t.timer_at, 0), p.ready_seq, c.now`, args...)
+		RETURNING t.dag, t.name, t.attempts, t.lease, coalesce(t.timer_at, 0), p.ready_seq, c.now,
+			EXISTS (SELECT 1 FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name)`, args...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer rows.Close()
 	type got struct {
-		l   Lease
+		h   handout
 		seq int64
-		now time.Duration
 	}
 	var out []got
 	for rows.Next() {
 		var g got
 		var lease, deadline, now int64
-		if err := rows.Scan(&g.l.DAG, &g.l.Task, &g.l.Attempt, &lease, &deadline, &g.seq, &now); err != nil {
-			return nil, nil, err
+		if err := rows.Scan(&g.h.lease.DAG, &g.h.lease.Task, &g.h.lease.Attempt, &lease, &deadline, &g.seq, &now, &g.h.dependents); err != nil {
+			return nil, err
 		}
-		g.l.ID, g.l.Deadline, g.now = uint64(lease), time.Duration(deadline), time.Duration(now)
+		g.h.lease.ID, g.h.lease.Deadline, g.h.now = uint64(lease), time.Duration(deadline), time.Duration(now)
 		out = append(out, g)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	slices.SortFunc(out, func(a, b got) int { return cmp.Compare(a.seq, b.seq) })
-	leases := make([]Lease, len(out))
-	times := make([]time.Duration, len(out))
+	hs := make([]handout, len(out))
 	for i, g := range out {
-		leases[i], times[i] = g.l, g.now
+		hs[i] = g.h
 	}
-	return leases, times, nil
+	return hs, nil
 }
 
 // started is the EventStarted of a lease handed out at now.

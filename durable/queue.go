@@ -116,14 +116,14 @@ func (q *Queue) Next() (core.Lease, bool) {
 // NextBatch hands out up to n of the DAG's READY tasks, front first, in
 // one statement.
 func (q *Queue) NextBatch(n int) ([]core.Lease, error) {
-	leases, times, err := q.db.next(q.ctx, q.dag, n)
+	hs, err := q.db.next(q.ctx, q.dag, n)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]core.Lease, len(leases))
-	events := make([]core.Event, len(leases))
-	for i, l := range leases {
-		out[i], events[i] = l.Lease, started(l, times[i])
+	out := make([]core.Lease, len(hs))
+	events := make([]core.Event, len(hs))
+	for i, h := range hs {
+		out[i], events[i] = h.lease.Lease, started(h.lease, h.now)
 	}
 	q.events.send(events, q.onEvent)
 	return out, nil

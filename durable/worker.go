@@ -100,11 +100,13 @@ type WorkerStats struct {
 // notification on [ReadyChannel] wakes it, or Poll passes (also running
 // the maintenance pass, [DB.Tick]). While a handler runs its lease is
 // renewed every Heartbeat. Its result settles the lease: a success is
-// committed by the worker's completer, which gathers the successes that
-// arrive while it commits the last batch into one transaction per DAG
-// (the same rules and events as [DB.Complete] one after another, fenced
-// alike; a lease it cannot match is completed alone, to be told why), and
-// a failure by [DB.Fail]. Both are retried while the database cannot be
+// committed by the worker's completer, which gathers successes into one
+// statement and transaction per DAG (the same rules and events as
+// [DB.Complete] one after another, fenced alike; a lease it cannot match is
+// completed alone, to be told why): while other handlers still run, a
+// batch waits up to 5 ms for their successes to share its commit, unless
+// the worker is short of READY tasks and the batch may free some. A
+// failure is settled by [DB.Fail]. Both are retried while the database cannot be
 // reached (fencing by lease id and attempt makes a retry safe: one that
 // already committed is refused).
 //
@@ -158,8 +160,11 @@ func (w *Worker) Stats() WorkerStats {
 
 // inHand is one task in a handler's hands.
 type inHand struct {
-	task   Task
-	cancel context.CancelCauseFunc
+	task Task
+	// dependents is whether other tasks wait on it: its success is
+	// committed without waiting for others to share the commit.
+	dependents bool
+	cancel     context.CancelCauseFunc
 	// settled is set, under the gate, by whoever settles the lease first:
 	// the handler's result, or the release at shutdown.
 	settled bool
@@ -208,7 +213,6 @@ func (w *Worker) Run(ctx context.Context) error {
 	}()
 	defer func() { stop(); <-listening }()
 
-	comp := newCompleter(life, w.db, w.opts.Batch)
 	g := &gate{}
 	var (
 		mu      sync.Mutex
@@ -223,6 +227,10 @@ func (w *Worker) Run(ctx context.Context) error {
 		defer mu.Unlock()
 		return free
 	}
+	// starved is whether the last fetch found fewer READY tasks than it
+	// asked for.
+	var starved atomic.Bool
+	comp := newCompleter(life, w.db, func() int { return w.opts.Workers - idle() }, starved.Load)
 	// release frees r's handler, once: as soon as the handler returns, so
 	// that a new task can start while r's result commits.
 	release := func(r *inHand) {
@@ -270,7 +278,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		}
 		n := min(idle(), w.opts.Batch)
 		fetchedAt = time.Now()
-		leases, err := w.db.NextBatch(ctx, n)
+		hs, err := w.db.nextBatch(ctx, n)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -284,10 +292,12 @@ func (w *Worker) Run(ctx context.Context) error {
 			continue
 		}
 		lastErr = 0
-		w.stats.fetched.Add(int64(len(leases)))
-		for _, lease := range leases {
+		w.stats.fetched.Add(int64(len(hs)))
+		for _, h := range hs {
+			lease := h.lease
 			hctx, cancel := context.WithCancelCause(life)
-			r := &inHand{task: Task{DAG: lease.DAG, Name: lease.Task, Attempt: lease.Attempt, Lease: lease}, cancel: cancel}
+			r := &inHand{task: Task{DAG: lease.DAG, Name: lease.Task, Attempt: lease.Attempt, Lease: lease},
+				dependents: h.dependents, cancel: cancel}
 			mu.Lock()
 			active[lease.ID] = r
 			free--
@@ -299,7 +309,8 @@ func (w *Worker) Run(ctx context.Context) error {
 				w.handle(hctx, life, r, g, comp, func() { release(r) })
 			}()
 		}
-		if len(leases) < n {
+		starved.Store(len(hs) < n)
+		if len(hs) < n {
 			// Nothing more READY: sleep until told, or the poll.
 			select {
 			case <-ctx.Done():
@@ -384,7 +395,7 @@ func (w *Worker) handle(hctx, life context.Context, r *inHand, g *gate, comp *co
 	}
 	defer g.settling.Done()
 	if err == nil {
-		if w.settle(life, r, func(ctx context.Context) error { return comp.complete(r.task.Lease) }) {
+		if w.settle(life, r, func(ctx context.Context) error { return comp.complete(r.task.Lease, r.dependents) }) {
 			w.stats.completed.Add(1)
 		}
 		return

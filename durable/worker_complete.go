@@ -1,11 +1,12 @@
 package durable
 
 import (
-	"cmp"
 	"context"
-	"slices"
+	"fmt"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/dagq/dagq/core"
 )
@@ -20,15 +21,11 @@ import (
 // not running) is left out and returned, for [DB.Complete] to settle alone
 // and say why: it changes nothing here.
 //
-// Statements: BEGIN, one fenced UPDATE of every lease (unnest), one UPDATE
-// of the dependents, and, when some become READY, one UPDATE of their
-// places in line; COMMIT. The complexity is O(b + e) rows for b leases and
-// their e out-edges.
-//
-// Two batches can only meet on dependents (a dependent of a RUNNING task
-// is not RUNNING itself), and their rows are locked in name order before
-// they are updated, so concurrent batches wait for one another instead of
-// deadlocking, which Postgres would notice only after deadlock_timeout.
+// It is one round trip and one statement, a call of dagq_complete_batch
+// (migrations/0005_complete_batch.sql: the fenced UPDATE of every lease,
+// the dependents' decrements, their places in line), run again when it
+// deadlocks. The complexity is O(b + e) rows for b leases and their e
+// out-edges.
 func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (unmatched []Lease, err error) {
 	names := make([]string, len(leases))
 	ids := make([]int64, len(leases))
@@ -36,128 +33,80 @@ func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (un
 	for i, l := range leases {
 		names[i], ids[i], attempts[i] = l.Task, int64(l.ID), int32(l.Attempt)
 	}
-	err = db.run(ctx, dag, &db.events, db.deliverer(dag), func(t *txn) error {
-		unmatched = unmatched[:0]
-		var wall any
-		if db.clock != nil {
-			wall = int64(db.clock())
-		}
-		rows, err := t.tx.Query(t.ctx, `WITH l AS (
-				SELECT * FROM unnest($2::text[], $3::bigint[], $4::int[]) AS l(name, lease, attempt) ORDER BY name)
-			UPDATE dagq_tasks t SET state = 'SUCCEEDED', timer_at = NULL, timer_seq = NULL
-			FROM l, dagq_dags d
-			WHERE t.dag = $1 AND t.name = l.name AND t.state = 'RUNNING' AND t.lease = l.lease AND t.attempts = l.attempt
-				AND d.dag = t.dag AND (t.timer_at IS NULL OR t.timer_at > coalesce($5::bigint, d.now))
-			RETURNING t.name, t.lease, coalesce($5::bigint, d.now)`, t.dag, names, ids, attempts, wall)
+	for attempt := 0; ; attempt++ {
+		rows, err := db.pool.Query(ctx, completeBatchSQL, dag, names, ids, attempts, db.wallNow())
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("durable: %w", err)
 		}
-		done := map[string]int64{} // a completed task's lease
-		var succeeded []core.Event
-		var name string
-		var lease, now int64
-		for rows.Next() {
-			if err := rows.Scan(&name, &lease, &now); err != nil {
-				return err
-			}
-			done[name] = lease
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		t.now = time.Duration(now)
-		var completed []string
-		for _, l := range leases {
-			if id, ok := done[l.Task]; !ok || id != int64(l.ID) {
-				unmatched = append(unmatched, l)
+		events, done, err := batchEvents(rows, leases)
+		if err != nil {
+			if retryable(err) && attempt < 20 {
+				time.Sleep(time.Duration(attempt+1) * time.Millisecond)
 				continue
 			}
-			completed = append(completed, l.Task)
-			checkMove(l.Task, core.Running, core.Succeeded)
-			succeeded = append(succeeded, core.Event{Kind: core.EventSucceeded, Task: l.Task, From: core.Running, To: core.Succeeded, Attempt: l.Attempt})
+			return nil, fmt.Errorf("durable: %w", err)
 		}
-		// The events, as the completions one after another would emit
-		// them: each EventSucceeded, then the EventReady of what it freed.
-		var freed []string
-		var by []int
-		defer func() {
-			j := 0
-			for i, e := range succeeded {
-				t.emit(e)
-				for ; j < len(freed) && by[j] == i; j++ {
-					checkMove(freed[j], core.Pending, core.Ready)
-					t.emit(core.Event{Kind: core.EventReady, Task: freed[j], From: core.Pending, To: core.Ready})
-				}
-			}
-		}()
-		if len(completed) == 0 {
-			return nil
-		}
-		// The dependents' decrements, each by the number of its
-		// dependencies in the batch; each freed task comes back with the
-		// completion that freed it (the last of those dependencies in the
-		// batch) and its arrival.
-		rows, err = t.tx.Query(t.ctx, `WITH e AS (
-				SELECT e.task, count(*) AS c, max(b.i) AS by, max(e.arrival) AS arrival
-				FROM unnest($2::text[]) WITH ORDINALITY AS b(name, i)
-				JOIN dagq_edges e ON e.dag = $1 AND e.dep = b.name
-				GROUP BY e.task),
-			locked AS (
-				SELECT t.name FROM dagq_tasks t JOIN e ON t.dag = $1 AND t.name = e.task
-				ORDER BY t.name FOR UPDATE OF t)
-			UPDATE dagq_tasks t SET waiting = t.waiting - e.c,
-				state = CASE WHEN t.waiting = e.c AND t.state = 'PENDING' THEN 'READY' ELSE t.state END
-			FROM e, locked WHERE t.dag = $1 AND t.name = e.task AND locked.name = e.task
-			RETURNING t.name, t.state, e.by, e.arrival`, t.dag, completed)
-		if err != nil {
-			return err
-		}
-		type key struct{ by, arrival int64 }
-		keys := map[string]key{}
-		var state string
-		var k key
-		for rows.Next() {
-			if err := rows.Scan(&name, &state, &k.by, &k.arrival); err != nil {
-				return err
-			}
-			if core.State(state) == core.Ready {
-				freed = append(freed, name)
-				k.by-- // ordinality counts from 1
-				keys[name] = k
+		for i, l := range leases {
+			if !done[i] {
+				unmatched = append(unmatched, l)
 			}
 		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if len(freed) == 0 {
-			return nil
-		}
-		slices.SortFunc(freed, func(a, b string) int {
-			ka, kb := keys[a], keys[b]
-			return cmp.Or(cmp.Compare(ka.by, kb.by), cmp.Compare(ka.arrival, kb.arrival))
-		})
-		by = make([]int, len(freed))
-		for i, f := range freed {
-			by[i] = int(keys[f].by)
-		}
-		// Places in line drawn first, then given out in freed's order:
-		// nextval in a join runs in whatever order the plan visits rows.
-		_, err = t.tx.Exec(t.ctx, `WITH v AS (SELECT nextval('dagq_line') AS seq FROM generate_series(1, $3::int)),
-				r AS (SELECT seq, row_number() OVER (ORDER BY seq) AS i FROM v)
-			UPDATE dagq_tasks t SET ready_seq = r.seq
-			FROM unnest($2::text[]) WITH ORDINALITY AS u(n, i) JOIN r ON r.i = u.i
-			WHERE t.dag = $1 AND t.name = u.n`, t.dag, freed, len(freed))
-		return err
-	})
-	if err != nil {
-		return nil, err
+		db.events.send(events, db.deliverer(dag))
+		return unmatched, nil
 	}
-	return unmatched, nil
+}
+
+// completeBatchSQL is a batch of completions of one DAG.
+const completeBatchSQL = "SELECT at, i, freed FROM dagq_complete_batch($1, $2, $3, $4, $5)"
+
+// batchEvents reads what dagq_complete_batch returned for leases: the
+// events of the completions one after another (each EventSucceeded, then
+// the EventReady of what it freed), and which leases it completed.
+func batchEvents(rows pgx.Rows, leases []Lease) ([]core.Event, []bool, error) {
+	defer rows.Close()
+	done := make([]bool, len(leases))
+	freed := make([][]string, len(leases)) // by the lease whose completion freed them, in READY order
+	var at time.Duration
+	for rows.Next() {
+		var now, i int64
+		var name *string
+		if err := rows.Scan(&now, &i, &name); err != nil {
+			return nil, nil, err
+		}
+		if i < 1 || int(i) > len(leases) {
+			return nil, nil, fmt.Errorf("dagq_complete_batch: lease %d of %d", i, len(leases))
+		}
+		at = time.Duration(now)
+		if name == nil {
+			done[i-1] = true
+		} else {
+			freed[i-1] = append(freed[i-1], *name)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	var events []core.Event
+	for i, l := range leases {
+		if !done[i] {
+			continue
+		}
+		checkMove(l.Task, core.Running, core.Succeeded)
+		events = append(events, core.Event{Kind: core.EventSucceeded, Task: l.Task, From: core.Running,
+			To: core.Succeeded, Attempt: l.Attempt, At: at})
+		for _, f := range freed[i] {
+			checkMove(f, core.Pending, core.Ready)
+			events = append(events, core.Event{Kind: core.EventReady, Task: f, From: core.Pending, To: core.Ready, At: at})
+		}
+	}
+	return events, done, nil
 }
 
 // completion is a handler's success waiting for the completer.
 type completion struct {
 	lease Lease
+	// dependents is whether other tasks wait on the task.
+	dependents bool
 	// result receives the outcome: nil when the queue completed it, the
 	// refusal or the error of DB.Complete otherwise.
 	result chan error
@@ -166,13 +115,24 @@ type completion struct {
 // completer commits handlers' successes in batches, on [completers]
 // goroutines: while a batch commits, the next gathers, so that under load
 // many completions share a transaction (and a commit), and alone each
-// commits at once. Most is how many one transaction takes.
+// commits at once.
+//
+// A batch gathers, one at a time, what has arrived; then, while handlers
+// are still running (busy), it waits up to gatherFor for their successes to
+// join it, up to batchMost. So the completions of a fetch, arriving
+// microseconds apart, share one commit instead of taking one each. It waits
+// for nothing when it is alone, or when one of its tasks has dependents
+// while the worker is starved (its last fetch found fewer READY tasks than
+// it had free handlers): then what the completion frees is what the
+// handlers wait for, a DAG's critical path.
 type completer struct {
-	ctx  context.Context
-	db   *DB
-	in   chan completion
-	most int
-	wg   sync.WaitGroup
+	ctx     context.Context
+	db      *DB
+	in      chan completion
+	busy    func() int
+	starved func() bool
+	gather  sync.Mutex // held by the batch gathering
+	wg      sync.WaitGroup
 }
 
 // completers is how many batches a worker commits at once: while one
@@ -182,8 +142,15 @@ type completer struct {
 // (or deadlock, and are retried).
 const completers = 2
 
-func newCompleter(ctx context.Context, db *DB, most int) *completer {
-	c := &completer{ctx: ctx, db: db, in: make(chan completion, most), most: most}
+// batchMost is the most completions one transaction takes; gatherFor is
+// the longest a batch of completions that free nothing waits for more.
+const (
+	batchMost = 1000
+	gatherFor = 5 * time.Millisecond
+)
+
+func newCompleter(ctx context.Context, db *DB, busy func() int, starved func() bool) *completer {
+	c := &completer{ctx: ctx, db: db, in: make(chan completion, batchMost), busy: busy, starved: starved}
 	for range completers {
 		c.wg.Add(1)
 		go c.loop()
@@ -191,9 +158,10 @@ func newCompleter(ctx context.Context, db *DB, most int) *completer {
 	return c
 }
 
-// complete completes l in the next batch and returns its outcome.
-func (c *completer) complete(l Lease) error {
-	r := completion{lease: l, result: make(chan error, 1)}
+// complete completes l in the next batch and returns its outcome;
+// dependents is whether other tasks wait on l's task.
+func (c *completer) complete(l Lease, dependents bool) error {
+	r := completion{lease: l, dependents: dependents, result: make(chan error, 1)}
 	c.in <- r
 	return <-r.result
 }
@@ -207,22 +175,57 @@ func (c *completer) close() {
 
 func (c *completer) loop() {
 	defer c.wg.Done()
-	for first := range c.in {
-		batch := []completion{first}
-	gather:
-		for len(batch) < c.most {
+	timer := time.NewTimer(gatherFor)
+	timer.Stop()
+	for {
+		batch, open := c.next(timer)
+		if len(batch) > 0 {
+			c.commit(batch)
+		}
+		if !open {
+			return
+		}
+	}
+}
+
+// next gathers the next batch (see [completer]), and reports whether more
+// may come.
+func (c *completer) next(timer *time.Timer) ([]completion, bool) {
+	c.gather.Lock()
+	defer c.gather.Unlock()
+	first, ok := <-c.in
+	if !ok {
+		return nil, false
+	}
+	batch := []completion{first}
+	frees := first.dependents
+	waiting := false
+	defer timer.Stop()
+	for len(batch) < batchMost {
+		var r completion
+		select {
+		case r, ok = <-c.in:
+		default:
+			if c.busy() == 0 || frees && c.starved() {
+				return batch, true
+			}
+			if !waiting {
+				waiting = true
+				timer.Reset(gatherFor)
+			}
 			select {
-			case r, ok := <-c.in:
-				if !ok {
-					break gather
-				}
-				batch = append(batch, r)
-			default:
-				break gather
+			case r, ok = <-c.in:
+			case <-timer.C:
+				return batch, true
 			}
 		}
-		c.commit(batch)
+		if !ok {
+			return batch, false
+		}
+		batch = append(batch, r)
+		frees = frees || r.dependents
 	}
+	return batch, true
 }
 
 // commit completes a batch, a transaction per DAG; a lease the batch did

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/internal/pgtest"
@@ -105,5 +106,42 @@ func TestCompleteBatchIsCompletesInARow(t *testing.T) {
 	}
 	if len(events[0]) == 0 {
 		t.Fatal("no events")
+	}
+}
+
+// TestABatchGathersWhileHandlersRun holds the completer's gathering to its
+// rules: successes arriving apart while handlers still run share a batch;
+// a batch that may free tasks when the worker is starved, or one with no
+// handler left running, goes at once.
+func TestABatchGathersWhileHandlersRun(t *testing.T) {
+	t.Parallel()
+	gather := func(busy int, starved, dependents bool) int {
+		c := &completer{in: make(chan completion, 8),
+			busy: func() int { return busy }, starved: func() bool { return starved }}
+		go func() {
+			for i := range 5 {
+				c.in <- completion{lease: Lease{Lease: core.Lease{Task: fmt.Sprint("t", i)}}, dependents: dependents}
+				time.Sleep(200 * time.Microsecond)
+			}
+		}()
+		timer := time.NewTimer(gatherFor)
+		timer.Stop()
+		batch, open := c.next(timer)
+		if !open {
+			t.Fatal("closed")
+		}
+		return len(batch)
+	}
+	if n := gather(3, false, false); n != 5 {
+		t.Errorf("handlers running: a batch of %d, want the 5 that arrived within %v", n, gatherFor)
+	}
+	if n := gather(3, false, true); n != 5 {
+		t.Errorf("handlers running, tasks with dependents, the worker not starved: a batch of %d, want 5", n)
+	}
+	if n := gather(3, true, true); n != 1 {
+		t.Errorf("the worker starved and the task has dependents: a batch of %d, want 1 at once", n)
+	}
+	if n := gather(0, false, false); n != 1 {
+		t.Errorf("no handler running: a batch of %d, want 1 at once", n)
 	}
 }
