@@ -48,26 +48,17 @@ func TestDLQConsoleOperatesTheOutage(t *testing.T) {
 
 	click(t, ctx, `#dlq-console .dlq-group[data-group="1"] button[data-command="redrive group 1 at 2/1s"]`)
 	waitFor(t, ctx, `document.getElementById('caption').textContent.includes('started: 40 tasks at 2/1s')`)
-	first := states(t, ctx)
-	redriven := 0
-	for task, st := range first {
-		if strings.HasPrefix(task, "fetch-") && st != "DEAD" {
-			redriven++
-		}
-	}
-	if redriven != 2 {
-		t.Errorf("%d fetches redriven at once, want 2", redriven)
+	// The drawing animates a step's events one after another: wait for
+	// them rather than read the states once.
+	redriven := `Array.from(document.querySelectorAll('#graph g[data-task^="fetch-"]')).filter(g => g.dataset.state !== "DEAD").length`
+	waitFor(t, ctx, redriven+` >= 2`)
+	if n := eval[int](t, ctx, redriven); n != 2 {
+		t.Errorf("%d fetches redriven at once, want 2", n)
 	}
 	click(t, ctx, `#advance button[data-command="advance 1s"]`)
 	waitFor(t, ctx, `document.getElementById('clock').textContent !== ''`)
-	later := states(t, ctx)
-	redriven = 0
-	for task, st := range later {
-		if strings.HasPrefix(task, "fetch-") && st != "DEAD" {
-			redriven++
-		}
-	}
-	if redriven != 4 {
-		t.Errorf("%d fetches redriven a second later, want 4", redriven)
+	waitFor(t, ctx, redriven+` >= 4`)
+	if n := eval[int](t, ctx, redriven); n != 4 {
+		t.Errorf("%d fetches redriven a second later, want 4", n)
 	}
 }

@@ -150,6 +150,10 @@ func (a *app) wireNav() {
 		a.readyOpen = !a.readyOpen
 		a.renderReady(nil, nil)
 	})
+	on(e.dlqMore, "click", func(js.Value) {
+		a.dlqOpen = !a.dlqOpen
+		a.renderDLQ()
+	})
 }
 
 // pointer returns where a mouse or wheel event is in the scroller's view.

@@ -200,6 +200,13 @@ const (
 	ReadyOpen      = 500
 )
 
+// Dead-letter queue lengths, as the READY line's: collapsed, its first few
+// entries (the console above it groups them all); opened, up to DLQOpen.
+const (
+	DLQCollapsed = 12
+	DLQOpen      = 500
+)
+
 // DrawAllBelow is the size of graph drawn whole; a bigger one is drawn
 // only around the view ([Window]), so that a step costs the browser what
 // is on the screen, not the whole graph.

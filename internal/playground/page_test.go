@@ -384,7 +384,10 @@ func TestViews(t *testing.T) {
 	if fmt.Sprint(counts) != "[{DEAD 1} {BLOCKED 3}]" || all != 4 {
 		t.Errorf("counts %v of %d", counts, all)
 	}
-	rows := p.DLQ()
+	rows, toggle := p.DLQ(false)
+	if toggle != "" {
+		t.Errorf("a DLQ of 4 has the toggle %q", toggle)
+	}
 	if len(rows) != 4 || rows[0].BlocksText != "blocks 3 tasks" || rows[0].Button == nil || rows[1].Button != nil || rows[1].Badge == "" {
 		t.Errorf("DLQ rows %+v", rows)
 	}
@@ -644,10 +647,11 @@ func TestOpeningALongScriptRunsItsHeadOnly(t *testing.T) {
 			out = append(out, fmt.Sprint(p.Task(n.Task, reasons[n.Task])))
 		}
 		chips, toggle := p.ReadyLine(false)
+		dlq, dlqToggle := p.DLQ(false)
 		lines, more := p.Log()
 		counts, all := p.Counts()
 		return fmt.Sprint(out, p.Timeline(), p.Visits(), counts, all, p.Caption(), p.Clock(), p.Expiries(), p.JoinedReady(),
-			p.Console(), chips, toggle, p.DLQ(), lines, more, p.Banner(0, false), p.Visited(0), p.Focus(0), p.Changed(0, 0),
+			p.Console(), chips, toggle, dlq, dlqToggle, lines, more, p.Banner(0, false), p.Visited(0), p.Focus(0), p.Changed(0, 0),
 			p.Address(), p.FullAddress(), p.Title(), p.Stopped(), p.TaskNames())
 	}
 	first := view()
@@ -657,5 +661,29 @@ func TestOpeningALongScriptRunsItsHeadOnly(t *testing.T) {
 	s.RunAhead(1 << 30)
 	if again := view(); again != first {
 		t.Errorf("the page says otherwise once every command has run:\n%s\nwant\n%s", again, first)
+	}
+}
+
+// TestALongDLQCollapses: outage's dead-letter queue holds 444 entries at
+// its dlq step; listed whole, they pushed the cycle check and the event
+// log 29,000 pixels down the page.
+func TestALongDLQCollapses(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=outage", "")
+	p.Seek(stepOf(t, p.Session(), "dlq", 1))
+	n := len(p.Session().DLQ())
+	if n != 444 {
+		t.Fatalf("outage's DLQ holds %d entries at its dlq step, want 444", n)
+	}
+	rows, toggle := p.DLQ(false)
+	if len(rows) != playground.DLQCollapsed || toggle != fmt.Sprintf("+%d more", n-playground.DLQCollapsed) {
+		t.Errorf("collapsed: %d rows, toggle %q", len(rows), toggle)
+	}
+	if rows[0].Task != p.Session().DLQ()[0].Task || rows[0].Button == nil {
+		t.Errorf("collapsed, the first row is %+v", rows[0])
+	}
+	rows, toggle = p.DLQ(true)
+	if len(rows) != n || toggle != "show fewer" {
+		t.Errorf("open: %d rows, toggle %q", len(rows), toggle)
 	}
 }

@@ -131,11 +131,23 @@ type DLQRow struct {
 }
 
 // DLQ returns the dead-letter queue at the step shown, in order of entry;
-// each DEAD entry has a redrive button.
-func (p *Page) DLQ() []DLQRow {
+// each DEAD entry has a redrive button. Like the READY line, collapsed it
+// lists its first [DLQCollapsed] entries and a toggle that says how many
+// more there are ("+432 more"), so that an outage of hundreds does not
+// push the rest of the page thousands of pixels down; open, up to
+// [DLQOpen] and a toggle to collapse it ("show fewer"). The toggle is ""
+// when there is nothing to open or collapse.
+//
+// The cost is O(entries listed).
+func (p *Page) DLQ(open bool) (rows []DLQRow, toggle string) {
 	dlq := p.s.DLQ()
-	rows := make([]DLQRow, len(dlq))
-	for i, d := range dlq {
+	limit := DLQCollapsed
+	if open {
+		limit = DLQOpen
+	}
+	shown := dlq[:min(len(dlq), limit)]
+	rows = make([]DLQRow, len(shown))
+	for i, d := range shown {
 		st := render.StyleOf(d.State)
 		rows[i] = DLQRow{DLQEntry: d, Badge: st.Icon + " " + st.Label}
 		if d.State == core.Dead {
@@ -146,7 +158,16 @@ func (p *Page) DLQ() []DLQRow {
 			rows[i].Button = &Button{Action: "redrive", Label: "Redrive", Class: "small"}
 		}
 	}
-	return rows
+	switch n := len(dlq) - len(shown); {
+	case !open && n > 0:
+		toggle = "+" + strconv.Itoa(n) + " more"
+	case open && len(dlq) > DLQCollapsed:
+		toggle = "show fewer"
+		if n > 0 {
+			toggle += " (" + strconv.Itoa(n) + " more not listed)"
+		}
+	}
+	return rows, toggle
 }
 
 // Count is how many tasks are in a state.
