@@ -570,3 +570,48 @@ func TestEmbeddedInA600x400Iframe(t *testing.T) {
 		t.Errorf("open-full links %q", href)
 	}
 }
+
+// TestAnEmbedFitsItsFrame: in a 600×400 frame, the drawing gives up room
+// so that the rest fits: once, a script's clock, the link to the
+// playground, and with the dead-letter queue beside the drawing the
+// timeline's slider, were below the frame's bottom.
+func TestAnEmbedFitsItsFrame(t *testing.T) {
+	ctx, base := playground(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/healthz")); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		"/?scenario=diamond-redrive&embed=1&step=14",
+		"/?scenario=worker-crash&embed=1&step=7",
+		"/?scenario=outage&embed=1&panels=dlq,title&step=543",
+	} {
+		chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.body.innerHTML =
+			'<iframe id="f" src="%s" width="600" height="400" style="border:0"></iframe>'`, src)))
+		doc := `document.querySelector('#f').contentDocument`
+		waitFor(t, ctx, `(d => !!d && !!d.body && d.body.dataset.ready === "1")(`+doc+`)`)
+		got := eval[map[string]float64](t, ctx, `(d => {
+			const out = {scroll: d.documentElement.scrollHeight - d.documentElement.clientHeight};
+			for (const s of ['#stage', '#step-slider', '#step-forward', '#speed', '#time-row', '#open-full']) {
+				const e = d.querySelector(s);
+				if (e.getClientRects().length > 0) out[s] = e.getBoundingClientRect().bottom;
+			}
+			return out;
+		})(`+doc+`)`)
+		if got["scroll"] > 0 {
+			t.Errorf("%s: the frame scrolls by %v px", src, got["scroll"])
+		}
+		for sel, bottom := range got {
+			if sel != "scroll" && bottom > 400 {
+				t.Errorf("%s: %s ends at %v px, below the frame", src, sel, bottom)
+			}
+		}
+		if got["#stage"] < 150 {
+			t.Errorf("%s: the drawing ends at %v px: too little of it is left", src, got["#stage"])
+		}
+		if strings.Contains(src, "worker-crash") {
+			if _, ok := got["#time-row"]; !ok {
+				t.Errorf("%s: the clock is not shown", src)
+			}
+		}
+	}
+}
