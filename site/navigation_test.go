@@ -183,6 +183,24 @@ func TestFindATaskByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `document.querySelector('#notice').textContent.includes('No task')`)
+
+	// Found in a graph fitted to a speck, a task is shown at its size:
+	// chain-200 fits at 2%, where a task is a pixel high.
+	open(t, ctx, base, "/?scenario=chain-200&step=250")
+	click(t, ctx, "#zoom-fit")
+	waitFor(t, ctx, `parseInt(document.querySelector('#zoom-label').textContent) < 10`)
+	chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('#find').value = ''`))
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#find"), "step-007"+kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.activeElement && document.activeElement.dataset.task === "step-007"`)
+	if got := text(t, ctx, "#zoom-label"); got != "100%" {
+		t.Errorf("found at a zoom of %s, want 100%%", got)
+	}
+	if got := eval[[]float64](t, ctx, `(() => { const g = document.querySelector('#graph g[data-task="step-007"]').getBoundingClientRect(),
+		s = document.querySelector('#scroller').getBoundingClientRect(); return [g.height, g.top - s.top, s.bottom - g.bottom]; })()`); got[0] < 30 || got[1] < 0 || got[2] < 0 {
+		t.Errorf("the task found is %v px high, %v px below the view's top and %v px above its bottom", got[0], got[1], got[2])
+	}
 }
 
 func TestHoverHighlightsUpstreamAndDownstream(t *testing.T) {

@@ -33,6 +33,20 @@ func FitZoom(w, h, vw, vh float64) float64 {
 	return ClampZoom(min(1, vw/w, vh/h))
 }
 
+// FindReadable is the least zoom at which a task's name can be read.
+const FindReadable = 0.6
+
+// FindZoom returns the zoom at which a task found by name is shown, from
+// the zoom z the drawing is at: z where a name can be read there, else 1
+// (its size), so that what Find brings into the middle of the view is not
+// a speck of a graph fitted at 2%.
+func FindZoom(z float64) float64 {
+	if z >= FindReadable {
+		return z
+	}
+	return 1
+}
+
 // WheelZoom returns the zoom after a wheel turn of deltaY pixels with Ctrl
 // held (a trackpad's pinch arrives as one): up zooms in, smoothly.
 func WheelZoom(z, deltaY float64) float64 {

@@ -26,6 +26,10 @@ func TestZoom(t *testing.T) {
 		{"ClampNaN", playground.ClampZoom(math.NaN()), 1},
 		{"WheelUpZoomsIn", math.Round(playground.WheelZoom(1, -300)*1000) / 1000, math.Round(math.E*1000) / 1000},
 		{"WheelDownZoomsOut", playground.WheelZoom(0.2, 3000), playground.MinZoom},
+		{"FindKeepsAReadableZoom", playground.FindZoom(0.8), 0.8},
+		{"FindKeepsAZoomIn", playground.FindZoom(2), 2},
+		{"FindZoomsASpeckToItsSize", playground.FindZoom(0.02), 1},
+		{"FindZoomsAFittedGridToItsSize", playground.FindZoom(0.31), 1},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, tt.got, tt.want)
