@@ -615,3 +615,40 @@ func TestAnEmbedFitsItsFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestTabCrossesABigGraph: with every one of wide-1000's tasks in the Tab
+// order, the timeline was a thousand presses of Tab past the find box.
+func TestTabCrossesABigGraph(t *testing.T) {
+	ctx, base := playground(t)
+	release := stepAfter(t, "wide-1000", 1, func(c scenario.Command) bool { return c.String() == "complete download" })
+	open(t, ctx, base, fmt.Sprintf("/?scenario=wide-1000&step=%d", release))
+	stops := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#graph g[data-task][tabindex="0"]'), g => g.dataset.task)`)
+	if len(stops) == 0 || len(stops) > pg.TabStopsMax {
+		t.Errorf("%d tasks in the Tab order: %v", len(stops), stops)
+	}
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#find"))); err != nil {
+		t.Fatal(err)
+	}
+	var path []string
+	for range 30 {
+		press(t, ctx, kb.Tab)
+		at := eval[string](t, ctx, `document.activeElement.id || document.activeElement.dataset.task || document.activeElement.tagName`)
+		path = append(path, at)
+		if at == "step-first" {
+			break
+		}
+	}
+	if path[len(path)-1] != "step-first" {
+		t.Fatalf("30 presses of Tab from the find box went through %v, not to the timeline", path)
+	}
+	if !strings.Contains(strings.Join(path, " "), "download") {
+		t.Errorf("Tab went %v: not through the task the step is about", path)
+	}
+	// Find still reaches a task out of the Tab order, and Enter acts on it.
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#find"), "shard-0500"+kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.activeElement && document.activeElement.dataset.task === "shard-0500"`)
+	press(t, ctx, kb.Enter)
+	waitFor(t, ctx, `!document.querySelector('#notice').hidden && document.querySelector('#notice').textContent.includes('shard-0500')`)
+}

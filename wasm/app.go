@@ -268,6 +268,7 @@ func (a *app) render(animate bool) {
 	if a.follow && k != a.shown {
 		view = a.followAction(view, p.Focus(k))
 	}
+	a.g.setTabStops(p.TabStops(k))
 	a.drawWindow(view)
 	if relaid {
 		a.retrace()

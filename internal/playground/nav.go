@@ -221,6 +221,38 @@ const (
 	DLQOpen      = 500
 )
 
+// Tab stops of the drawing: a graph of fewer than TabAllBelow tasks has
+// every task in the Tab order; a bigger one at most TabStopsMax.
+const (
+	TabAllBelow = 60
+	TabStopsMax = 12
+)
+
+// TabStops returns the tasks of the drawing that Tab stops at, at step k.
+// In a graph of fewer than [TabAllBelow] tasks, all of them (all is true).
+// In a bigger one, the tasks the step is about ([Page.Focus]), at most
+// [TabStopsMax], or the first task of the graph when no step is about one:
+// a thousand tasks in the Tab order took a thousand presses to cross
+// before the timeline. Find, the READY line and the dead-letter queue
+// reach the others, and any task can still take the focus.
+//
+// The cost is that of [Page.Focus].
+func (p *Page) TabStops(k int) (all bool, tasks map[string]bool) {
+	nodes := p.s.GraphAt(StepEnd)
+	if len(nodes) < TabAllBelow {
+		return true, nil
+	}
+	focus := p.Focus(k)
+	if len(focus) == 0 {
+		focus = []string{nodes[0].Task}
+	}
+	tasks = make(map[string]bool, min(len(focus), TabStopsMax))
+	for _, t := range focus[:min(len(focus), TabStopsMax)] {
+		tasks[t] = true
+	}
+	return false, tasks
+}
+
 // DrawAllBelow is the size of graph drawn whole; a bigger one is drawn
 // only around the view ([Window]), so that a step costs the browser what
 // is on the screen, not the whole graph.
