@@ -687,3 +687,50 @@ func TestALongDLQCollapses(t *testing.T) {
 		t.Errorf("open: %d rows, toggle %q", len(rows), toggle)
 	}
 }
+
+// TestWatchComesBackFromPractice: Watch, after practice, shows what was
+// shown before it, at its step, with its Undo; a script of one's own was
+// once lost for the default scenario.
+func TestWatchComesBackFromPractice(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=two-roots&step=end", "")
+	if _, err := p.Act("submit zz"); err != nil {
+		t.Fatal(err)
+	}
+	mine, at := p.Session().Text(), 2
+	p.Seek(at)
+	for _, ex := range []string{"1", "2"} { // a second exercise keeps what the first kept
+		tr, err := playground.NewTrainer(playground.PracticeLink{Level: playground.L4, Set: playground.SetBook, Exercise: ex}, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Practise(tr.Practice())
+	}
+	if p.Session().Text() == mine {
+		t.Fatal("practice shows the script watched")
+	}
+	if text := p.Watch(); text != mine || p.Session().Text() != mine {
+		t.Errorf("back from practice, the script is %q, want %q", text, mine)
+	}
+	if got := p.Session().Cursor(); got != at {
+		t.Errorf("back from practice at step %d, want %d", got, at)
+	}
+	if p.Scenario() != "" || !p.CanUndo() {
+		t.Errorf("back from practice: scenario %q, can undo %v", p.Scenario(), p.CanUndo())
+	}
+	if !p.Undo() || p.Scenario() != "two-roots" {
+		t.Errorf("Undo after practice shows %q", p.Scenario())
+	}
+
+	// A page that opened in practice mode watches the default scenario.
+	q := playground.New()
+	tr, err := playground.NewTrainer(playground.PracticeLink{Level: playground.L5}, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Practise(tr.Practice())
+	q.Watch()
+	if q.Scenario() != playground.DefaultScenario || q.Session().Cursor() != 0 {
+		t.Errorf("a page opened in practice watches %q at step %d", q.Scenario(), q.Session().Cursor())
+	}
+}
