@@ -734,3 +734,43 @@ func TestWatchComesBackFromPractice(t *testing.T) {
 		t.Errorf("a page opened in practice watches %q at step %d", q.Scenario(), q.Session().Cursor())
 	}
 }
+
+// TestARedriveOfferedIsNotRefused: at every step of poison-pill, the
+// redrive that a DEAD task's popover and its dead-letter queue entry offer
+// is taken; a poisoned task once offered a plain redrive, which the queue
+// refuses, and clicking it dropped the later steps for a refused one.
+func TestARedriveOfferedIsNotRefused(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=poison-pill", "")
+	poisoned := 0
+	for k := 0; k <= p.Session().Len(); k++ {
+		p.Seek(k)
+		var offers []playground.Button
+		var tasks []string
+		rows, _ := p.DLQ(true)
+		for _, r := range rows {
+			if r.Button != nil {
+				offers, tasks = append(offers, *r.Button), append(tasks, r.Task)
+				a := p.ClickTask(r.Task)
+				offers, tasks = append(offers, a.Popover.Buttons...), append(tasks, r.Task)
+				if a.Popover.Buttons[0].Action == "redrive!" {
+					poisoned++
+					if !strings.Contains(a.Popover.Note, "needs a human") {
+						t.Errorf("step %d: a poisoned %s's popover says %q", k, r.Task, a.Popover.Note)
+					}
+				}
+			}
+		}
+		for i, b := range offers {
+			q := open(t, "?scenario=poison-pill", "")
+			q.Seek(k)
+			cmd := playground.PopoverCommand(b.Action, tasks[i], "")
+			if out, err := q.Act(cmd); err != nil || out.Refused {
+				t.Errorf("step %d: %s's %q offers %q, which is refused: %+v %v", k, tasks[i], b.Label, cmd, out, err)
+			}
+		}
+	}
+	if poisoned == 0 {
+		t.Error("no step of poison-pill offers a forced redrive")
+	}
+}

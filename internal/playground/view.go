@@ -131,7 +131,7 @@ type DLQRow struct {
 }
 
 // DLQ returns the dead-letter queue at the step shown, in order of entry;
-// each DEAD entry has a redrive button. Like the READY line, collapsed it
+// each DEAD entry has a redrive button, a forced one for a poisoned task. Like the READY line, collapsed it
 // lists its first [DLQCollapsed] entries and a toggle that says how many
 // more there are ("+432 more"), so that an outage of hundreds does not
 // push the rest of the page thousands of pixels down; open, up to
@@ -147,6 +147,13 @@ func (p *Page) DLQ(open bool) (rows []DLQRow, toggle string) {
 	}
 	shown := dlq[:min(len(dlq), limit)]
 	rows = make([]DLQRow, len(shown))
+	var poisoned map[string]bool
+	for _, d := range shown {
+		if d.State == core.Dead {
+			poisoned = p.poisoned()
+			break
+		}
+	}
 	for i, d := range shown {
 		st := render.StyleOf(d.State)
 		rows[i] = DLQRow{DLQEntry: d, Badge: st.Icon + " " + st.Label}
@@ -155,7 +162,9 @@ func (p *Page) DLQ(open bool) (rows []DLQRow, toggle string) {
 			if d.Blocks > 0 {
 				rows[i].BlocksText = "blocks " + plural(d.Blocks, "task")
 			}
-			rows[i].Button = &Button{Action: "redrive", Label: "Redrive", Class: "small"}
+			b := redriveButton(poisoned[d.Task], "small")
+			b.Label = strings.TrimPrefix(b.Label, "↻ ")
+			rows[i].Button = &b
 		}
 	}
 	switch n := len(dlq) - len(shown); {
