@@ -535,6 +535,23 @@ func TestNarrowViewportDoesNotScrollSideways(t *testing.T) {
 	}
 }
 
+// TestNarrowHeaderInPracticeHasNoEmptyRow: at 390 px, practising, the
+// header held an empty row where the hidden Share button had wrapped.
+func TestNarrowHeaderInPracticeHasNoEmptyRow(t *testing.T) {
+	ctx, base := playground(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, base, "/?practice=L4&set=book&ex=1")
+	got := eval[[]float64](t, ctx, `[document.querySelector('.top').getBoundingClientRect().bottom,
+		Math.max(...Array.from(document.querySelectorAll('.top > *')).filter(e => getComputedStyle(e).visibility !== 'hidden' && e.getClientRects().length > 0).map(e => e.getBoundingClientRect().bottom))]`)
+	if header, content := got[0], got[1]; header-content > 16 {
+		t.Errorf("the header ends %v px below what it shows", header-content)
+	}
+	click(t, ctx, "#mode-watch")
+	waitFor(t, ctx, `getComputedStyle(document.querySelector('#share')).display !== 'none'`)
+}
+
 // TestEmbeddedInA600x400Iframe: documentation embeds a scenario in a small
 // frame; the drawing and the timeline fit and work.
 func TestEmbeddedInA600x400Iframe(t *testing.T) {
