@@ -1,8 +1,11 @@
 package site_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/dagq/dagq/core/scenario"
 )
 
 // TestDLQConsoleOperatesTheOutage: in the outage the console shows the
@@ -48,26 +51,52 @@ func TestDLQConsoleOperatesTheOutage(t *testing.T) {
 
 	click(t, ctx, `#dlq-console .dlq-group[data-group="1"] button[data-command="redrive group 1 at 2/1s"]`)
 	waitFor(t, ctx, `document.getElementById('caption').textContent.includes('started: 40 tasks at 2/1s')`)
-	first := states(t, ctx)
-	redriven := 0
-	for task, st := range first {
-		if strings.HasPrefix(task, "fetch-") && st != "DEAD" {
-			redriven++
-		}
-	}
-	if redriven != 2 {
-		t.Errorf("%d fetches redriven at once, want 2", redriven)
+	// The drawing animates a step's events one after another: wait for
+	// them rather than read the states once.
+	redriven := `Array.from(document.querySelectorAll('#graph g[data-task^="fetch-"]')).filter(g => g.dataset.state !== "DEAD").length`
+	waitFor(t, ctx, redriven+` >= 2`)
+	if n := eval[int](t, ctx, redriven); n != 2 {
+		t.Errorf("%d fetches redriven at once, want 2", n)
 	}
 	click(t, ctx, `#advance button[data-command="advance 1s"]`)
 	waitFor(t, ctx, `document.getElementById('clock').textContent !== ''`)
-	later := states(t, ctx)
-	redriven = 0
-	for task, st := range later {
-		if strings.HasPrefix(task, "fetch-") && st != "DEAD" {
-			redriven++
-		}
+	waitFor(t, ctx, redriven+` >= 4`)
+	if n := eval[int](t, ctx, redriven); n != 4 {
+		t.Errorf("%d fetches redriven a second later, want 4", n)
 	}
-	if redriven != 4 {
-		t.Errorf("%d fetches redriven a second later, want 4", redriven)
+}
+
+// TestAPoisonedTaskOffersTheForcedRedrive: at poison-pill's dlq step,
+// decode needs a human; its entry, its popover and the console offer the
+// forced redrive, which releases index. The entry's button once offered
+// a plain redrive, which the queue refuses.
+func TestAPoisonedTaskOffersTheForcedRedrive(t *testing.T) {
+	ctx, base := playground(t)
+	step := stepAfter(t, "poison-pill", 1, func(c scenario.Command) bool { return c.Op == scenario.OpDLQ })
+	for _, sel := range []string{
+		`#dlq li[data-task="decode"] button[data-action]`,
+		`#popover button[data-action]`,
+		`#dlq-console .needs-human button[data-command]`,
+	} {
+		open(t, ctx, base, fmt.Sprintf("/?scenario=poison-pill&step=%d", step))
+		if sel == `#popover button[data-action]` {
+			click(t, ctx, `#graph g[data-task="decode"]`)
+			waitFor(t, ctx, `!document.querySelector('#popover').hidden`)
+			if got := text(t, ctx, "#popover"); !strings.Contains(got, "needs a human") {
+				t.Errorf("decode's popover says %q", got)
+			}
+		}
+		if got := text(t, ctx, sel); !strings.Contains(got, "orce") && !strings.Contains(got, "decode") {
+			t.Errorf("%s says %q", sel, got)
+		}
+		click(t, ctx, sel)
+		waitStep(t, ctx, step+1)
+		waitForStates(t, ctx, map[string]string{"decode": "READY", "index": "PENDING"})
+		if got := text(t, ctx, "#caption"); strings.Contains(got, "refused") {
+			t.Errorf("%s: %s", sel, got)
+		}
+		if !strings.HasSuffix(editorText(t, ctx), "\nredrive! decode\n") {
+			t.Errorf("%s: the script ends %q", sel, editorText(t, ctx)[max(0, len(editorText(t, ctx))-40):])
+		}
 	}
 }

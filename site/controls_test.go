@@ -535,6 +535,23 @@ func TestNarrowViewportDoesNotScrollSideways(t *testing.T) {
 	}
 }
 
+// TestNarrowHeaderInPracticeHasNoEmptyRow: at 390 px, practising, the
+// header held an empty row where the hidden Share button had wrapped.
+func TestNarrowHeaderInPracticeHasNoEmptyRow(t *testing.T) {
+	ctx, base := playground(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, base, "/?practice=L4&set=book&ex=1")
+	got := eval[[]float64](t, ctx, `[document.querySelector('.top').getBoundingClientRect().bottom,
+		Math.max(...Array.from(document.querySelectorAll('.top > *')).filter(e => getComputedStyle(e).visibility !== 'hidden' && e.getClientRects().length > 0).map(e => e.getBoundingClientRect().bottom))]`)
+	if header, content := got[0], got[1]; header-content > 16 {
+		t.Errorf("the header ends %v px below what it shows", header-content)
+	}
+	click(t, ctx, "#mode-watch")
+	waitFor(t, ctx, `getComputedStyle(document.querySelector('#share')).display !== 'none'`)
+}
+
 // TestEmbeddedInA600x400Iframe: documentation embeds a scenario in a small
 // frame; the drawing and the timeline fit and work.
 func TestEmbeddedInA600x400Iframe(t *testing.T) {
@@ -569,4 +586,86 @@ func TestEmbeddedInA600x400Iframe(t *testing.T) {
 	if href := eval[string](t, ctx, doc+`.querySelector('#open-full').href`); !strings.Contains(href, "step=15") || strings.Contains(href, "embed") {
 		t.Errorf("open-full links %q", href)
 	}
+}
+
+// TestAnEmbedFitsItsFrame: in a 600×400 frame, the drawing gives up room
+// so that the rest fits: once, a script's clock, the link to the
+// playground, and with the dead-letter queue beside the drawing the
+// timeline's slider, were below the frame's bottom.
+func TestAnEmbedFitsItsFrame(t *testing.T) {
+	ctx, base := playground(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/healthz")); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		"/?scenario=diamond-redrive&embed=1&step=14",
+		"/?scenario=worker-crash&embed=1&step=7",
+		"/?scenario=outage&embed=1&panels=dlq,title&step=543",
+	} {
+		chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.body.innerHTML =
+			'<iframe id="f" src="%s" width="600" height="400" style="border:0"></iframe>'`, src)))
+		doc := `document.querySelector('#f').contentDocument`
+		waitFor(t, ctx, `(d => !!d && !!d.body && d.body.dataset.ready === "1")(`+doc+`)`)
+		got := eval[map[string]float64](t, ctx, `(d => {
+			const out = {scroll: d.documentElement.scrollHeight - d.documentElement.clientHeight};
+			for (const s of ['#stage', '#step-slider', '#step-forward', '#speed', '#time-row', '#open-full']) {
+				const e = d.querySelector(s);
+				if (e.getClientRects().length > 0) out[s] = e.getBoundingClientRect().bottom;
+			}
+			return out;
+		})(`+doc+`)`)
+		if got["scroll"] > 0 {
+			t.Errorf("%s: the frame scrolls by %v px", src, got["scroll"])
+		}
+		for sel, bottom := range got {
+			if sel != "scroll" && bottom > 400 {
+				t.Errorf("%s: %s ends at %v px, below the frame", src, sel, bottom)
+			}
+		}
+		if got["#stage"] < 150 {
+			t.Errorf("%s: the drawing ends at %v px: too little of it is left", src, got["#stage"])
+		}
+		if strings.Contains(src, "worker-crash") {
+			if _, ok := got["#time-row"]; !ok {
+				t.Errorf("%s: the clock is not shown", src)
+			}
+		}
+	}
+}
+
+// TestTabCrossesABigGraph: with every one of wide-1000's tasks in the Tab
+// order, the timeline was a thousand presses of Tab past the find box.
+func TestTabCrossesABigGraph(t *testing.T) {
+	ctx, base := playground(t)
+	release := stepAfter(t, "wide-1000", 1, func(c scenario.Command) bool { return c.String() == "complete download" })
+	open(t, ctx, base, fmt.Sprintf("/?scenario=wide-1000&step=%d", release))
+	stops := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#graph g[data-task][tabindex="0"]'), g => g.dataset.task)`)
+	if len(stops) == 0 || len(stops) > pg.TabStopsMax {
+		t.Errorf("%d tasks in the Tab order: %v", len(stops), stops)
+	}
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#find"))); err != nil {
+		t.Fatal(err)
+	}
+	var path []string
+	for range 30 {
+		press(t, ctx, kb.Tab)
+		at := eval[string](t, ctx, `document.activeElement.id || document.activeElement.dataset.task || document.activeElement.tagName`)
+		path = append(path, at)
+		if at == "step-first" {
+			break
+		}
+	}
+	if path[len(path)-1] != "step-first" {
+		t.Fatalf("30 presses of Tab from the find box went through %v, not to the timeline", path)
+	}
+	if !strings.Contains(strings.Join(path, " "), "download") {
+		t.Errorf("Tab went %v: not through the task the step is about", path)
+	}
+	// Find still reaches a task out of the Tab order, and Enter acts on it.
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#find"), "shard-0500"+kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.activeElement && document.activeElement.dataset.task === "shard-0500"`)
+	press(t, ctx, kb.Enter)
+	waitFor(t, ctx, `!document.querySelector('#notice').hidden && document.querySelector('#notice').textContent.includes('shard-0500')`)
 }

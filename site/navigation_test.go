@@ -10,10 +10,12 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/dagq/dagq/core/scenario"
 )
 
 // Moving about big graphs: zoom, pan, fit, follow, find, hover, and the
-// READY line's toggle.
+// READY line's and the dead-letter queue's toggles.
 
 // TestABigGraphOpensFittedAndASmallOneAtItsSize: wide-1000 opens as Fit
 // shows it, wholly in the stage, on a desktop and on a phone;
@@ -181,6 +183,24 @@ func TestFindATaskByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `document.querySelector('#notice').textContent.includes('No task')`)
+
+	// Found in a graph fitted to a speck, a task is shown at its size:
+	// chain-200 fits at 2%, where a task is a pixel high.
+	open(t, ctx, base, "/?scenario=chain-200&step=250")
+	click(t, ctx, "#zoom-fit")
+	waitFor(t, ctx, `parseInt(document.querySelector('#zoom-label').textContent) < 10`)
+	chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('#find').value = ''`))
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#find"), "step-007"+kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.activeElement && document.activeElement.dataset.task === "step-007"`)
+	if got := text(t, ctx, "#zoom-label"); got != "100%" {
+		t.Errorf("found at a zoom of %s, want 100%%", got)
+	}
+	if got := eval[[]float64](t, ctx, `(() => { const g = document.querySelector('#graph g[data-task="step-007"]').getBoundingClientRect(),
+		s = document.querySelector('#scroller').getBoundingClientRect(); return [g.height, g.top - s.top, s.bottom - g.bottom]; })()`); got[0] < 30 || got[1] < 0 || got[2] < 0 {
+		t.Errorf("the task found is %v px high, %v px below the view's top and %v px above its bottom", got[0], got[1], got[2])
+	}
 }
 
 func TestHoverHighlightsUpstreamAndDownstream(t *testing.T) {
@@ -262,6 +282,36 @@ func TestLongReadyLineCollapses(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll('#counts li[data-state]').length`); n == 0 {
 		t.Error("no counts per state")
 	}
+}
+
+// TestALongDLQCollapses: at outage's dlq step the dead-letter queue holds
+// 444 entries; listed whole, they made the page 29,000 px tall and put the
+// event log at its bottom.
+func TestALongDLQCollapses(t *testing.T) {
+	ctx, base := playground(t)
+	step := stepAfter(t, "outage", 1, func(c scenario.Command) bool { return c.Op == scenario.OpDLQ })
+	open(t, ctx, base, fmt.Sprintf("/?scenario=outage&step=%d", step))
+	if n := eval[int](t, ctx, `document.querySelectorAll('#dlq > li').length`); n != 12 {
+		t.Errorf("collapsed, the dead-letter queue lists %d entries, want 12", n)
+	}
+	if got := text(t, ctx, "#dlq-more"); got != "+432 more" {
+		t.Errorf("toggle %q, want +432 more", got)
+	}
+	if top := eval[float64](t, ctx, `document.querySelector('.log-section').getBoundingClientRect().top + scrollY`); top > 3000 {
+		t.Errorf("the event log starts %v px down the page", top)
+	}
+	click(t, ctx, "#dlq-more")
+	waitFor(t, ctx, `document.querySelectorAll('#dlq > li').length === 444`)
+	if got := text(t, ctx, "#dlq-more"); got != "show fewer" {
+		t.Errorf("open, the toggle says %q", got)
+	}
+	click(t, ctx, "#dlq-more")
+	waitFor(t, ctx, `document.querySelectorAll('#dlq > li').length === 12`)
+	// A redrive from the list still acts on its entry.
+	first := eval[string](t, ctx, `document.querySelector('#dlq > li button[data-action="redrive"]').dataset.task`)
+	click(t, ctx, `#dlq > li button[data-action="redrive"]`)
+	waitStep(t, ctx, step+1)
+	waitForStates(t, ctx, map[string]string{first: "READY"})
 }
 
 // TestTouchPansWithOneFingerAndPinchesWithTwo: on a touch screen, one

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	pg "github.com/dagq/dagq/internal/playground"
 )
 
@@ -82,4 +84,29 @@ func TestPracticeReloadComesBackToTheQuestion(t *testing.T) {
 	if got := status(); got != "Question 1 of "+total+" · score 0/0" {
 		t.Errorf("reloaded after starting again, the status says %q", got)
 	}
+}
+
+// TestWatchAfterPractiseComesBack: Practise, then Watch, shows the script
+// watched before, at its step; it once showed the default scenario, and a
+// script of one's own was lost.
+func TestWatchAfterPractiseComesBack(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, scriptLink("submit a\nsubmit b a\nnext\n", "&step=end"))
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#command"), "complete a\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitStep(t, ctx, 4)
+	click(t, ctx, "#step-back")
+	waitStep(t, ctx, 3)
+	mine := editorText(t, ctx)
+	click(t, ctx, "#mode-practice")
+	waitFor(t, ctx, `location.search.includes("practice=")`)
+	click(t, ctx, "#mode-watch")
+	waitStep(t, ctx, 3)
+	if got := editorText(t, ctx); got != mine {
+		t.Errorf("back from practice, the editor holds %q, want %q", got, mine)
+	}
+	waitFor(t, ctx, `location.hash.startsWith("#script=") && location.hash.includes("step=3")`)
+	click(t, ctx, "#undo")
+	waitFor(t, ctx, `!document.querySelector('#editor').value.includes("complete a")`)
 }

@@ -31,6 +31,7 @@ type app struct {
 	follow      bool              // bring the tasks a step changes into view
 	zoom        float64           // the zoom chosen; 0 until one is, when the drawing fits itself
 	readyOpen   bool              // the READY line lists more than its front few
+	dlqOpen     bool              // the dead-letter queue lists more than its first few
 	traced      string            // the task whose lineage is highlighted; "" for none
 	hover       pointerAt         // where the pointer is over the drawing, if it is
 	logOf       *scenario.Session // the session whose log is listed
@@ -64,18 +65,18 @@ type app struct {
 	pr *practice // practice mode (see practice.go)
 
 	el struct {
-		body, editor, gutter, mark, editorError, run                js.Value
-		picker, strategy, speed, slider, stepLabel, play, pause     js.Value
-		first, back, forward, last, undo, follow                    js.Value
-		readyLine, readyMore, dlq, log, logMore, visits, visitsNote js.Value
-		caption, command, commandError, notice, noticeText, banner  js.Value
-		popover, stage, boot, title, about, openFull, legend        js.Value
-		share, sharePanel, shareLink, embedSnippet, shareStatus     js.Value
-		shareClose, commandForm, scroller, counts, noticeClose      js.Value
-		crash, crashText, crashDetail, crashClose                   js.Value
-		zoomIn, zoomOut, zoomFit, zoomLabel, find, names            js.Value
-		timeRow, clock, advance, console, view                      js.Value
-		gutterLines, viewLines                                      js.Value
+		body, editor, gutter, mark, editorError, run                         js.Value
+		picker, strategy, speed, slider, stepLabel, play, pause              js.Value
+		first, back, forward, last, undo, follow                             js.Value
+		readyLine, readyMore, dlq, dlqMore, log, logMore, visits, visitsNote js.Value
+		caption, command, commandError, notice, noticeText, banner           js.Value
+		popover, stage, boot, title, about, openFull, legend                 js.Value
+		share, sharePanel, shareLink, embedSnippet, shareStatus              js.Value
+		shareClose, commandForm, scroller, counts, noticeClose               js.Value
+		crash, crashText, crashDetail, crashClose                            js.Value
+		zoomIn, zoomOut, zoomFit, zoomLabel, find, names                     js.Value
+		timeRow, clock, advance, console, view                               js.Value
+		gutterLines, viewLines                                               js.Value
 	}
 }
 
@@ -92,7 +93,7 @@ func newApp() *app {
 		{&e.slider, "step-slider"}, {&e.stepLabel, "step-label"}, {&e.play, "play"}, {&e.pause, "pause"},
 		{&e.first, "step-first"}, {&e.back, "step-back"}, {&e.forward, "step-forward"}, {&e.last, "step-last"},
 		{&e.undo, "undo"}, {&e.follow, "follow"},
-		{&e.readyLine, "ready-line"}, {&e.readyMore, "ready-more"}, {&e.dlq, "dlq"}, {&e.log, "event-log"},
+		{&e.readyLine, "ready-line"}, {&e.readyMore, "ready-more"}, {&e.dlq, "dlq"}, {&e.dlqMore, "dlq-more"}, {&e.log, "event-log"},
 		{&e.logMore, "log-more"}, {&e.visits, "visits"}, {&e.visitsNote, "visits-note"}, {&e.caption, "caption"},
 		{&e.command, "command"}, {&e.commandError, "command-error"}, {&e.notice, "notice"}, {&e.noticeText, "notice-text"},
 		{&e.noticeClose, "notice-close"}, {&e.banner, "banner"},
@@ -267,6 +268,7 @@ func (a *app) render(animate bool) {
 	if a.follow && k != a.shown {
 		view = a.followAction(view, p.Focus(k))
 	}
+	a.g.setTabStops(p.TabStops(k))
 	a.drawWindow(view)
 	if relaid {
 		a.retrace()
@@ -592,7 +594,10 @@ func (a *app) renderReady(old map[string]pos, events []core.Event) {
 func (a *app) renderDLQ() {
 	list := a.el.dlq
 	clear(list)
-	for _, d := range a.p.DLQ() {
+	rows, toggle := a.p.DLQ(a.dlqOpen)
+	setText(a.el.dlqMore, toggle)
+	setHidden(a.el.dlqMore, toggle == "")
+	for _, d := range rows {
 		li := create("li", "")
 		setData(li, "task", d.Task)
 		setData(li, "state", string(d.State))

@@ -47,7 +47,7 @@ func (a *app) renderConsole() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(`<button type="button" class="plain" data-command="redrive! ` + html.EscapeString(t) + `" title="Force a redrive: redrive! ` + html.EscapeString(t) + `">` + html.EscapeString(t) + `</button>`)
+			b.WriteString(`<button type="button" class="small" data-command="` + html.EscapeString(c.Force[i]) + `" title="Force a redrive: ` + html.EscapeString(c.Force[i]) + `">↻ ` + html.EscapeString(t) + `</button>`)
 		}
 		b.WriteString(`</div>`)
 	}

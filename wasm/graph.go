@@ -37,6 +37,8 @@ type graph struct {
 	edgeList []*gedge             // the edges, in the order of the graph's nodes and their dependencies
 	into     map[string][]*gedge  // the edges into each dependent
 	marked   map[string]bool      // the tasks marked visited
+	tabAll   bool                 // every task is in the Tab order
+	tabStops map[string]bool      // else, the tasks that are
 	order    []*gnode             // the tasks in layout order
 	all      bool                 // every task is drawn
 	win      playground.Rect      // the part of the layout drawn, when not all
@@ -416,7 +418,7 @@ func (g *graph) nodeMarkup(b *strings.Builder, nd *gnode) {
 	if nd.cell {
 		class += " cell"
 	}
-	b.WriteString(`<g class="` + class + `" data-task="` + name + `" data-state="` + string(nd.state) + `" tabindex="0" role="button" aria-label="` + xmlEscape(nd.aria) +
+	b.WriteString(`<g class="` + class + `" data-task="` + name + `" data-state="` + string(nd.state) + `" tabindex="` + g.tabIndex(nd.name) + `" role="button" aria-label="` + xmlEscape(nd.aria) +
 		`" style="transform:` + translate(render.Point{X: nd.x, Y: nd.y}) + `">`)
 	b.WriteString(`<title>` + xmlEscape(nd.tip) + `</title>`)
 	if nd.cell {
@@ -606,6 +608,42 @@ func (g *graph) markVisited(tasks map[string]bool) {
 		}
 	}
 	g.marked = tasks
+}
+
+// tabIndex is a task's tabindex: "0" in the Tab order, "-1" out of it.
+func (g *graph) tabIndex(name string) string {
+	if g.tabAll || g.tabStops[name] {
+		return "0"
+	}
+	return "-1"
+}
+
+// setTabStops puts in the Tab order the tasks playground.TabStops names,
+// and takes the others out, changing only the tasks drawn that move.
+func (g *graph) setTabStops(all bool, stops map[string]bool) {
+	was, wasAll := g.tabStops, g.tabAll
+	g.tabAll, g.tabStops = all, stops
+	set := func(name string) {
+		if nd := g.nodes[name]; nd != nil && nd.drawn {
+			setAttr(nd.g, "tabindex", g.tabIndex(name))
+		}
+	}
+	if all != wasAll {
+		for _, nd := range g.order {
+			set(nd.name)
+		}
+		return
+	}
+	for name := range was {
+		if !stops[name] {
+			set(name)
+		}
+	}
+	for name := range stops {
+		if !was[name] {
+			set(name)
+		}
+	}
 }
 
 // at returns where a task is drawn, in the drawing's pixels; false if it

@@ -150,6 +150,10 @@ func (a *app) wireNav() {
 		a.readyOpen = !a.readyOpen
 		a.renderReady(nil, nil)
 	})
+	on(e.dlqMore, "click", func(js.Value) {
+		a.dlqOpen = !a.dlqOpen
+		a.renderDLQ()
+	})
 }
 
 // pointer returns where a mouse or wheel event is in the scroller's view.
@@ -186,9 +190,12 @@ func (a *app) zoomFit() {
 	a.zoomTo(playground.FitZoom(l.Width, l.Height, v.Width-16, v.Height-50), -1, -1)
 }
 
-// show brings a task into view, centred, gives it the focus and makes it
-// flash.
+// show brings a task into view, centred, at a zoom where it can be read,
+// gives it the focus and makes it flash.
 func (a *app) show(task string) {
+	if z := playground.FindZoom(a.g.scale); z != a.g.scale {
+		a.zoomTo(z, -1, -1)
+	}
 	x, y, ok := a.inContent(task)
 	if !ok {
 		return

@@ -154,7 +154,8 @@ func (a *app) openPractice(pl playground.PracticeLink, resume bool) {
 	a.renderPractice()
 }
 
-// stopPractice goes back to watching: the library's default scenario.
+// stopPractice goes back to watching what was shown before practice
+// began (playground.Page.Watch).
 func (a *app) stopPractice() {
 	pr := a.pr
 	if pr.t == nil {
@@ -165,9 +166,7 @@ func (a *app) stopPractice() {
 	setHidden(pr.el.panel, true)
 	pr.el.watch.Call("setAttribute", "aria-pressed", "true")
 	pr.el.practise.Call("setAttribute", "aria-pressed", "false")
-	if a.p.Choose(playground.DefaultScenario) {
-		a.loaded(a.p.Session().Text(), nil)
-	}
+	a.loaded(a.p.Watch(), nil)
 }
 
 // pageAddress is what the address bar says: the practice link while

@@ -25,7 +25,7 @@ func BenchmarkStep(b *testing.B) {
 		p.Visited(k)
 		p.Focus(k)
 		p.ReadyLine(false)
-		p.DLQ()
+		p.DLQ(false)
 		p.Log()
 		p.Visits()
 		p.Counts()

@@ -73,11 +73,15 @@ func (p *Page) ClickTask(task string) Action {
 			ErrorText: true,
 		}}
 	case core.Dead:
-		pop := Popover{Task: task, Title: task + " is DEAD", Buttons: []Button{{"redrive", "↻ Redrive", "primary"}}}
+		poisoned := p.poisoned()[task]
+		pop := Popover{Task: task, Title: task + " is DEAD", Buttons: []Button{redriveButton(poisoned, "primary")}}
 		for _, d := range s.DLQ() {
 			if d.Task == task {
 				pop.Note = d.Reason + "; blocks " + plural(d.Blocks, "task") + "."
 			}
+		}
+		if poisoned {
+			pop.Note += " Poisoned, it needs a human: only a forced redrive moves it."
 		}
 		return Action{Do: DoPopover, Popover: pop}
 	case core.Pending:
@@ -111,8 +115,33 @@ func (p *Page) ClickTask(task string) Action {
 	return Action{}
 }
 
+// redriveButton is the button that redrives a DEAD task: for a task past
+// the poison-pill cap, the forced redrive (redrive!), since the queue
+// refuses it a plain one.
+func redriveButton(poisoned bool, class string) Button {
+	if poisoned {
+		return Button{"redrive!", "↻ Force redrive", class}
+	}
+	return Button{"redrive", "↻ Redrive", class}
+}
+
+// poisoned returns the DEAD tasks past the poison-pill cap at the step
+// shown. The cost is O(entries of the dead-letter queue).
+func (p *Page) poisoned() map[string]bool {
+	var m map[string]bool
+	for _, d := range p.s.Board().DeadLetters() {
+		if d.State == core.Dead && d.Poisoned {
+			if m == nil {
+				m = map[string]bool{}
+			}
+			m[d.Task] = true
+		}
+	}
+	return m
+}
+
 // PopoverCommand returns the command a popover's button stands for:
-// "complete T", "redrive T", or "fail T ERROR" with the error text typed
+// "complete T", "redrive T", "redrive! T", or "fail T ERROR" with the error text typed
 // in the popover (cut at a #, which would start a comment, and its spaces
 // squeezed).
 func PopoverCommand(action, task, errText string) string {

@@ -17,6 +17,7 @@ import (
 type Console struct {
 	Groups   []ConsoleGroup
 	Poisoned []string // DEAD tasks past the poison-pill cap: bulk redrive skips them
+	Force    []string // the command that moves each of them: "redrive! T"
 	Alert    string   // the alert's banner while it is raised; "" otherwise
 }
 
@@ -56,6 +57,7 @@ func (p *Page) Console() Console {
 		}
 		if d.State == core.Dead && d.Poisoned {
 			c.Poisoned = append(c.Poisoned, d.Task)
+			c.Force = append(c.Force, "redrive! "+d.Task)
 		}
 	}
 	most := 0

@@ -70,8 +70,8 @@ func TestConsoleSetsThePoisonPillApart(t *testing.T) {
 	p := open(t, "?scenario=poison-pill", "")
 	s := p.Session()
 	s.Seek(stepOf(t, s, "dlq", 1))
-	if got := p.Console().Poisoned; !slices.Equal(got, []string{"decode"}) {
-		t.Errorf("poisoned %v, want decode", got)
+	if got := p.Console(); !slices.Equal(got.Poisoned, []string{"decode"}) || !slices.Equal(got.Force, []string{"redrive! decode"}) {
+		t.Errorf("poisoned %v, forced by %q, want decode, by redrive! decode", got.Poisoned, got.Force)
 	}
 	s.Seek(stepOf(t, s, "redrive! decode", 1))
 	if got := p.Console().Poisoned; got != nil {

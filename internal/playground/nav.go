@@ -33,6 +33,20 @@ func FitZoom(w, h, vw, vh float64) float64 {
 	return ClampZoom(min(1, vw/w, vh/h))
 }
 
+// FindReadable is the least zoom at which a task's name can be read.
+const FindReadable = 0.6
+
+// FindZoom returns the zoom at which a task found by name is shown, from
+// the zoom z the drawing is at: z where a name can be read there, else 1
+// (its size), so that what Find brings into the middle of the view is not
+// a speck of a graph fitted at 2%.
+func FindZoom(z float64) float64 {
+	if z >= FindReadable {
+		return z
+	}
+	return 1
+}
+
 // WheelZoom returns the zoom after a wheel turn of deltaY pixels with Ctrl
 // held (a trackpad's pinch arrives as one): up zooms in, smoothly.
 func WheelZoom(z, deltaY float64) float64 {
@@ -199,6 +213,45 @@ const (
 	ReadyCollapsed = 12
 	ReadyOpen      = 500
 )
+
+// Dead-letter queue lengths, as the READY line's: collapsed, its first few
+// entries (the console above it groups them all); opened, up to DLQOpen.
+const (
+	DLQCollapsed = 12
+	DLQOpen      = 500
+)
+
+// Tab stops of the drawing: a graph of fewer than TabAllBelow tasks has
+// every task in the Tab order; a bigger one at most TabStopsMax.
+const (
+	TabAllBelow = 60
+	TabStopsMax = 12
+)
+
+// TabStops returns the tasks of the drawing that Tab stops at, at step k.
+// In a graph of fewer than [TabAllBelow] tasks, all of them (all is true).
+// In a bigger one, the tasks the step is about ([Page.Focus]), at most
+// [TabStopsMax], or the first task of the graph when no step is about one:
+// a thousand tasks in the Tab order took a thousand presses to cross
+// before the timeline. Find, the READY line and the dead-letter queue
+// reach the others, and any task can still take the focus.
+//
+// The cost is that of [Page.Focus].
+func (p *Page) TabStops(k int) (all bool, tasks map[string]bool) {
+	nodes := p.s.GraphAt(StepEnd)
+	if len(nodes) < TabAllBelow {
+		return true, nil
+	}
+	focus := p.Focus(k)
+	if len(focus) == 0 {
+		focus = []string{nodes[0].Task}
+	}
+	tasks = make(map[string]bool, min(len(focus), TabStopsMax))
+	for _, t := range focus[:min(len(focus), TabStopsMax)] {
+		tasks[t] = true
+	}
+	return false, tasks
+}
 
 // DrawAllBelow is the size of graph drawn whole; a bigger one is drawn
 // only around the view ([Window]), so that a step costs the browser what

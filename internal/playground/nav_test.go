@@ -26,6 +26,10 @@ func TestZoom(t *testing.T) {
 		{"ClampNaN", playground.ClampZoom(math.NaN()), 1},
 		{"WheelUpZoomsIn", math.Round(playground.WheelZoom(1, -300)*1000) / 1000, math.Round(math.E*1000) / 1000},
 		{"WheelDownZoomsOut", playground.WheelZoom(0.2, 3000), playground.MinZoom},
+		{"FindKeepsAReadableZoom", playground.FindZoom(0.8), 0.8},
+		{"FindKeepsAZoomIn", playground.FindZoom(2), 2},
+		{"FindZoomsASpeckToItsSize", playground.FindZoom(0.02), 1},
+		{"FindZoomsAFittedGridToItsSize", playground.FindZoom(0.31), 1},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, tt.got, tt.want)
@@ -224,5 +228,42 @@ func TestAGraphTooBigOpensFitted(t *testing.T) {
 				t.Errorf("opened fitted: %v, want %v", fitted, stage.fitted)
 			}
 		})
+	}
+}
+
+// TestTabStops: a small graph has every task in the Tab order; a big one
+// only the few tasks the step is about, so that Tab crosses it.
+func TestTabStops(t *testing.T) {
+	t.Parallel()
+	small := open(t, "?scenario=diamond-redrive&step=14", "")
+	if all, stops := small.TabStops(14); !all || stops != nil {
+		t.Errorf("diamond-redrive: all %v, stops %v", all, stops)
+	}
+	w := open(t, "?scenario=wide-1000", "")
+	s := w.Session()
+	release := stepOf(t, s, "complete download", 1)
+	for _, tt := range []struct {
+		name string
+		k    int
+		want func(map[string]bool) bool
+	}{
+		{"NothingRunYetStopsAtTheFirstTask", 0, func(m map[string]bool) bool { return len(m) == 1 && m["download"] }},
+		{"ASubmitStopsAtItsTask", 3, func(m map[string]bool) bool { return len(m) == 1 && m["shard-0002"] }},
+		{"ThousandReleasedStopAtTheFirstFew", release, func(m map[string]bool) bool {
+			return len(m) == playground.TabStopsMax && m["download"] && m["shard-0001"]
+		}},
+	} {
+		all, stops := w.TabStops(tt.k)
+		if all || !tt.want(stops) {
+			t.Errorf("%s: step %d: all %v, stops %v", tt.name, tt.k, all, stops)
+		}
+		if !all {
+			focus := w.Focus(tt.k)
+			for task := range stops {
+				if tt.k > 0 && !slices.Contains(focus, task) {
+					t.Errorf("%s: %s is a stop but not what step %d is about", tt.name, task, tt.k)
+				}
+			}
+		}
 	}
 }

@@ -43,6 +43,9 @@ type Page struct {
 	front    string // the front of the READY line there
 
 	preview *shownPreview // the console's last Preview, while its step is shown
+
+	practising bool      // a practice's session is shown ([Page.Practise])
+	watched    *watching // what was shown before, for [Page.Watch]
 }
 
 // snapshot is what Undo restores: a script, the step shown and the
@@ -140,6 +143,31 @@ func (p *Page) OpenAddress(a Address) (text string, notices []string, err error)
 	}
 	e, _ := scenario.Lookup(name)
 	return e.Text, notices, p.load(e.Text, name, step)
+}
+
+// watching is what the page showed before practice began.
+type watching struct {
+	s    *scenario.Session
+	name string
+	undo []snapshot
+}
+
+// Watch ends practice and returns to what the page showed before it
+// began, at the step it was at, Undo's changes with it: a script of one's
+// own, typed and acted on, was once lost for the library's default
+// scenario. A page that opened in practice mode goes to the default
+// scenario. It returns the script shown, for the editor.
+func (p *Page) Watch() (text string) {
+	p.practising = false
+	if w := p.watched; w != nil {
+		p.watched = nil
+		p.s, p.name, p.undo = w.s, w.name, w.undo
+		return p.s.Text()
+	}
+	e, _ := scenario.Lookup(DefaultScenario)
+	p.undo = nil
+	p.load(e.Text, DefaultScenario, 0)
+	return e.Text
 }
 
 // Choose shows a library scenario at step 0, as the scenario picker does.

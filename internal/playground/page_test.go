@@ -384,7 +384,10 @@ func TestViews(t *testing.T) {
 	if fmt.Sprint(counts) != "[{DEAD 1} {BLOCKED 3}]" || all != 4 {
 		t.Errorf("counts %v of %d", counts, all)
 	}
-	rows := p.DLQ()
+	rows, toggle := p.DLQ(false)
+	if toggle != "" {
+		t.Errorf("a DLQ of 4 has the toggle %q", toggle)
+	}
 	if len(rows) != 4 || rows[0].BlocksText != "blocks 3 tasks" || rows[0].Button == nil || rows[1].Button != nil || rows[1].Badge == "" {
 		t.Errorf("DLQ rows %+v", rows)
 	}
@@ -644,10 +647,11 @@ func TestOpeningALongScriptRunsItsHeadOnly(t *testing.T) {
 			out = append(out, fmt.Sprint(p.Task(n.Task, reasons[n.Task])))
 		}
 		chips, toggle := p.ReadyLine(false)
+		dlq, dlqToggle := p.DLQ(false)
 		lines, more := p.Log()
 		counts, all := p.Counts()
 		return fmt.Sprint(out, p.Timeline(), p.Visits(), counts, all, p.Caption(), p.Clock(), p.Expiries(), p.JoinedReady(),
-			p.Console(), chips, toggle, p.DLQ(), lines, more, p.Banner(0, false), p.Visited(0), p.Focus(0), p.Changed(0, 0),
+			p.Console(), chips, toggle, dlq, dlqToggle, lines, more, p.Banner(0, false), p.Visited(0), p.Focus(0), p.Changed(0, 0),
 			p.Address(), p.FullAddress(), p.Title(), p.Stopped(), p.TaskNames())
 	}
 	first := view()
@@ -657,5 +661,116 @@ func TestOpeningALongScriptRunsItsHeadOnly(t *testing.T) {
 	s.RunAhead(1 << 30)
 	if again := view(); again != first {
 		t.Errorf("the page says otherwise once every command has run:\n%s\nwant\n%s", again, first)
+	}
+}
+
+// TestALongDLQCollapses: outage's dead-letter queue holds 444 entries at
+// its dlq step; listed whole, they pushed the cycle check and the event
+// log 29,000 pixels down the page.
+func TestALongDLQCollapses(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=outage", "")
+	p.Seek(stepOf(t, p.Session(), "dlq", 1))
+	n := len(p.Session().DLQ())
+	if n != 444 {
+		t.Fatalf("outage's DLQ holds %d entries at its dlq step, want 444", n)
+	}
+	rows, toggle := p.DLQ(false)
+	if len(rows) != playground.DLQCollapsed || toggle != fmt.Sprintf("+%d more", n-playground.DLQCollapsed) {
+		t.Errorf("collapsed: %d rows, toggle %q", len(rows), toggle)
+	}
+	if rows[0].Task != p.Session().DLQ()[0].Task || rows[0].Button == nil {
+		t.Errorf("collapsed, the first row is %+v", rows[0])
+	}
+	rows, toggle = p.DLQ(true)
+	if len(rows) != n || toggle != "show fewer" {
+		t.Errorf("open: %d rows, toggle %q", len(rows), toggle)
+	}
+}
+
+// TestWatchComesBackFromPractice: Watch, after practice, shows what was
+// shown before it, at its step, with its Undo; a script of one's own was
+// once lost for the default scenario.
+func TestWatchComesBackFromPractice(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=two-roots&step=end", "")
+	if _, err := p.Act("submit zz"); err != nil {
+		t.Fatal(err)
+	}
+	mine, at := p.Session().Text(), 2
+	p.Seek(at)
+	for _, ex := range []string{"1", "2"} { // a second exercise keeps what the first kept
+		tr, err := playground.NewTrainer(playground.PracticeLink{Level: playground.L4, Set: playground.SetBook, Exercise: ex}, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Practise(tr.Practice())
+	}
+	if p.Session().Text() == mine {
+		t.Fatal("practice shows the script watched")
+	}
+	if text := p.Watch(); text != mine || p.Session().Text() != mine {
+		t.Errorf("back from practice, the script is %q, want %q", text, mine)
+	}
+	if got := p.Session().Cursor(); got != at {
+		t.Errorf("back from practice at step %d, want %d", got, at)
+	}
+	if p.Scenario() != "" || !p.CanUndo() {
+		t.Errorf("back from practice: scenario %q, can undo %v", p.Scenario(), p.CanUndo())
+	}
+	if !p.Undo() || p.Scenario() != "two-roots" {
+		t.Errorf("Undo after practice shows %q", p.Scenario())
+	}
+
+	// A page that opened in practice mode watches the default scenario.
+	q := playground.New()
+	tr, err := playground.NewTrainer(playground.PracticeLink{Level: playground.L5}, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Practise(tr.Practice())
+	q.Watch()
+	if q.Scenario() != playground.DefaultScenario || q.Session().Cursor() != 0 {
+		t.Errorf("a page opened in practice watches %q at step %d", q.Scenario(), q.Session().Cursor())
+	}
+}
+
+// TestARedriveOfferedIsNotRefused: at every step of poison-pill, the
+// redrive that a DEAD task's popover and its dead-letter queue entry offer
+// is taken; a poisoned task once offered a plain redrive, which the queue
+// refuses, and clicking it dropped the later steps for a refused one.
+func TestARedriveOfferedIsNotRefused(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=poison-pill", "")
+	poisoned := 0
+	for k := 0; k <= p.Session().Len(); k++ {
+		p.Seek(k)
+		var offers []playground.Button
+		var tasks []string
+		rows, _ := p.DLQ(true)
+		for _, r := range rows {
+			if r.Button != nil {
+				offers, tasks = append(offers, *r.Button), append(tasks, r.Task)
+				a := p.ClickTask(r.Task)
+				offers, tasks = append(offers, a.Popover.Buttons...), append(tasks, r.Task)
+				if a.Popover.Buttons[0].Action == "redrive!" {
+					poisoned++
+					if !strings.Contains(a.Popover.Note, "needs a human") {
+						t.Errorf("step %d: a poisoned %s's popover says %q", k, r.Task, a.Popover.Note)
+					}
+				}
+			}
+		}
+		for i, b := range offers {
+			q := open(t, "?scenario=poison-pill", "")
+			q.Seek(k)
+			cmd := playground.PopoverCommand(b.Action, tasks[i], "")
+			if out, err := q.Act(cmd); err != nil || out.Refused {
+				t.Errorf("step %d: %s's %q offers %q, which is refused: %+v %v", k, tasks[i], b.Label, cmd, out, err)
+			}
+		}
+	}
+	if poisoned == 0 {
+		t.Error("no step of poison-pill offers a forced redrive")
 	}
 }

@@ -218,8 +218,16 @@ func FormatAnswer(q Question, a Answer) string {
 func (q Question) Was(task string) core.State { return q.was[task] }
 
 // Practise makes the page show a practice's session, so that the drawing,
-// the READY line and the dead-letter queue follow the practice.
+// the READY line and the dead-letter queue follow the practice. What the
+// page showed before the first exercise is kept for [Page.Watch].
 func (p *Page) Practise(pr *Practice) {
+	if !p.practising {
+		p.practising = true
+		p.watched = nil
+		if p.name != "" || p.s.Len() > 0 {
+			p.watched = &watching{p.s, p.name, p.undo}
+		}
+	}
 	p.s, p.name, p.undo = pr.Session(), "", nil
 }
 

@@ -131,11 +131,30 @@ type DLQRow struct {
 }
 
 // DLQ returns the dead-letter queue at the step shown, in order of entry;
-// each DEAD entry has a redrive button.
-func (p *Page) DLQ() []DLQRow {
+// each DEAD entry has a redrive button, a forced one for a poisoned task. Like the READY line, collapsed it
+// lists its first [DLQCollapsed] entries and a toggle that says how many
+// more there are ("+432 more"), so that an outage of hundreds does not
+// push the rest of the page thousands of pixels down; open, up to
+// [DLQOpen] and a toggle to collapse it ("show fewer"). The toggle is ""
+// when there is nothing to open or collapse.
+//
+// The cost is O(entries listed).
+func (p *Page) DLQ(open bool) (rows []DLQRow, toggle string) {
 	dlq := p.s.DLQ()
-	rows := make([]DLQRow, len(dlq))
-	for i, d := range dlq {
+	limit := DLQCollapsed
+	if open {
+		limit = DLQOpen
+	}
+	shown := dlq[:min(len(dlq), limit)]
+	rows = make([]DLQRow, len(shown))
+	var poisoned map[string]bool
+	for _, d := range shown {
+		if d.State == core.Dead {
+			poisoned = p.poisoned()
+			break
+		}
+	}
+	for i, d := range shown {
 		st := render.StyleOf(d.State)
 		rows[i] = DLQRow{DLQEntry: d, Badge: st.Icon + " " + st.Label}
 		if d.State == core.Dead {
@@ -143,10 +162,21 @@ func (p *Page) DLQ() []DLQRow {
 			if d.Blocks > 0 {
 				rows[i].BlocksText = "blocks " + plural(d.Blocks, "task")
 			}
-			rows[i].Button = &Button{Action: "redrive", Label: "Redrive", Class: "small"}
+			b := redriveButton(poisoned[d.Task], "small")
+			b.Label = strings.TrimPrefix(b.Label, "↻ ")
+			rows[i].Button = &b
 		}
 	}
-	return rows
+	switch n := len(dlq) - len(shown); {
+	case !open && n > 0:
+		toggle = "+" + strconv.Itoa(n) + " more"
+	case open && len(dlq) > DLQCollapsed:
+		toggle = "show fewer"
+		if n > 0 {
+			toggle += " (" + strconv.Itoa(n) + " more not listed)"
+		}
+	}
+	return rows, toggle
 }
 
 // Count is how many tasks are in a state.
