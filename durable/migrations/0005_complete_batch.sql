@@ -26,17 +26,21 @@ DECLARE
     v_freed text[];
     v_by    bigint[];
 BEGIN
-    WITH l AS (
-        SELECT * FROM unnest(p_names, p_leases, p_attempts) WITH ORDINALITY AS l(name, lease, attempt, i)),
-    u AS (
+    -- One fenced UPDATE a lease, each found by the primary key. One UPDATE
+    -- of them all, joined to the arrays, is planned from statistics that
+    -- may count no RUNNING task (analyzed before the hand-outs): its time
+    -- for a batch of 1,000 varied threefold from run to run (30 and 83 ms).
+    v_now := coalesce(p_now, (SELECT d.now FROM dagq_dags d WHERE d.dag = p_dag));
+    FOR k IN 1 .. coalesce(cardinality(p_names), 0) LOOP
         UPDATE dagq_tasks t SET state = 'SUCCEEDED', timer_at = NULL, timer_seq = NULL
-          FROM l, dagq_dags d
-         WHERE t.dag = p_dag AND t.name = l.name AND t.state = 'RUNNING'
-           AND t.lease = l.lease AND t.attempts = l.attempt
-           AND d.dag = t.dag AND (t.timer_at IS NULL OR t.timer_at > coalesce(p_now, d.now))
-        RETURNING l.i, t.name, coalesce(p_now, d.now) AS now)
-    SELECT array_agg(u.name ORDER BY u.i), array_agg(u.i ORDER BY u.i), max(u.now)
-      INTO v_done, v_idx, v_now FROM u;
+         WHERE t.dag = p_dag AND t.name = p_names[k] AND t.state = 'RUNNING'
+           AND t.lease = p_leases[k] AND t.attempts = p_attempts[k]
+           AND (t.timer_at IS NULL OR t.timer_at > v_now);
+        IF FOUND THEN
+            v_done := v_done || p_names[k];
+            v_idx := v_idx || k::bigint;
+        END IF;
+    END LOOP;
     IF v_done IS NULL THEN
         RETURN;
     END IF;
