@@ -110,16 +110,24 @@ func (p *Page) ReadyLine(open bool) (chips []Chip, toggle string) {
 			chips[i].Title = t + " — front of the line: next hands it out (click)"
 		}
 	}
-	switch n := len(line) - len(shown); {
+	return chips, collapseToggle(open, len(line), len(shown), ReadyCollapsed)
+}
+
+// collapseToggle is the toggle of a list of total entries that lists shown
+// of them, collapsed listing collapsed: "+N more" to open it, "show fewer"
+// to collapse it (saying how many are still not listed), "" when there is
+// nothing to open or collapse.
+func collapseToggle(open bool, total, shown, collapsed int) string {
+	switch n := total - shown; {
 	case !open && n > 0:
-		toggle = "+" + strconv.Itoa(n) + " more"
-	case open && len(line) > ReadyCollapsed:
-		toggle = "show fewer"
+		return "+" + strconv.Itoa(n) + " more"
+	case open && total > collapsed:
 		if n > 0 {
-			toggle += " (" + strconv.Itoa(n) + " more not listed)"
+			return "show fewer (" + strconv.Itoa(n) + " more not listed)"
 		}
+		return "show fewer"
 	}
-	return chips, toggle
+	return ""
 }
 
 // DLQRow is an entry of the dead-letter queue as shown.
@@ -167,16 +175,7 @@ func (p *Page) DLQ(open bool) (rows []DLQRow, toggle string) {
 			rows[i].Button = &b
 		}
 	}
-	switch n := len(dlq) - len(shown); {
-	case !open && n > 0:
-		toggle = "+" + strconv.Itoa(n) + " more"
-	case open && len(dlq) > DLQCollapsed:
-		toggle = "show fewer"
-		if n > 0 {
-			toggle += " (" + strconv.Itoa(n) + " more not listed)"
-		}
-	}
-	return rows, toggle
+	return rows, collapseToggle(open, len(dlq), len(shown), DLQCollapsed)
 }
 
 // Count is how many tasks are in a state.
