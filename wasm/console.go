@@ -36,7 +36,7 @@ func (a *app) renderConsole() {
 		b.WriteString(`<span class="blast" aria-hidden="true"><span style="width:` + strconv.FormatFloat(100*g.Bar, 'f', 1, 64) + `%"></span></span>`)
 		b.WriteString(`<span class="group-actions">`)
 		b.WriteString(`<button type="button" data-preview="` + html.EscapeString(g.Preview) + `" title="` + html.EscapeString(g.Preview) + `: marks what would move, changes nothing">Preview</button>`)
-		for _, btn := range [][2]string{{g.Redrive, "Redrive"}, {g.RedriveAtRate, "Redrive at " + strings.Replace(strings.TrimPrefix(g.RedriveAtRate, g.Redrive+" at "), "/1s", "/s", 1)}} {
+		for _, btn := range [][2]string{{g.Redrive, "Redrive"}, {g.RedriveAtRate, g.RateLabel}} {
 			b.WriteString(`<button type="button" data-command="` + html.EscapeString(btn[0]) + `" title="` + html.EscapeString(btn[0]) + `">` + html.EscapeString(btn[1]) + `</button>`)
 		}
 		b.WriteString(`</span></div>`)

@@ -37,12 +37,17 @@ type ConsoleGroup struct {
 	// The commands of its buttons: what a redrive would do, changing
 	// nothing; a redrive of all at once; one at RedriveRate.
 	Preview, Redrive, RedriveAtRate string
+	// RateLabel is the label of RedriveAtRate's button: "Redrive at 2/s".
+	RateLabel string
 }
 
 // RedriveRate is the rate the console offers for a bulk redrive: enough
 // to see the releases come in waves as the clock moves, slow enough not to
 // stampede a dependency that has just come back.
 const RedriveRate = "2/1s"
+
+// redriveRateLabel is the label of the button that redrives at RedriveRate.
+const redriveRateLabel = "Redrive at 2/s"
 
 // Console returns the operator's view of the dead-letter queue at the step
 // shown. The cost is O(entries).
@@ -72,6 +77,7 @@ func (p *Page) Console() Console {
 			Preview:       "preview redrive group " + n,
 			Redrive:       "redrive group " + n,
 			RedriveAtRate: "redrive group " + n + " at " + RedriveRate,
+			RateLabel:     redriveRateLabel,
 		}
 		if most > 0 {
 			cg.Bar = float64(g.BlastRadius) / float64(most)

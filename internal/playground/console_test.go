@@ -27,8 +27,8 @@ func TestConsoleGroupsTheOutage(t *testing.T) {
 	if g.Number != 1 || g.Count != 40 || g.BlastRadius != 400 || g.Bar != 1 || len(g.Blocked) != 400 || !strings.Contains(g.Fingerprint, "503") {
 		t.Errorf("group 1: number %d, %d tasks blocking %d (%d listed), bar %v, fingerprint %q", g.Number, g.Count, g.BlastRadius, len(g.Blocked), g.Bar, g.Fingerprint)
 	}
-	if g.Preview != "preview redrive group 1" || g.Redrive != "redrive group 1" || g.RedriveAtRate != "redrive group 1 at 2/1s" {
-		t.Errorf("group 1's commands: %q, %q, %q", g.Preview, g.Redrive, g.RedriveAtRate)
+	if g.Preview != "preview redrive group 1" || g.Redrive != "redrive group 1" || g.RedriveAtRate != "redrive group 1 at 2/1s" || g.RateLabel != "Redrive at 2/s" {
+		t.Errorf("group 1's commands: %q, %q, %q, labelled %q", g.Preview, g.Redrive, g.RedriveAtRate, g.RateLabel)
 	}
 	for _, other := range c.Groups[1:] {
 		if other.Bar >= 1 || other.Count == 0 {
