@@ -118,8 +118,8 @@ type completion struct {
 // commits at once.
 //
 // A batch gathers, one at a time, what has arrived; then, while handlers
-// are still running (busy), it waits up to gatherFor for their successes to
-// join it, up to batchMost. So the completions of a fetch, arriving
+// are still running (busy), it waits up to wait (gatherFor) for their
+// successes to join it, up to most (batchMost). So the completions of a fetch, arriving
 // microseconds apart, share one commit instead of taking one each. It waits
 // for nothing when it is alone, or when one of its tasks has dependents
 // while the worker is starved (its last fetch found fewer READY tasks than
@@ -129,6 +129,8 @@ type completer struct {
 	ctx     context.Context
 	db      *DB
 	in      chan completion
+	most    int
+	wait    time.Duration
 	busy    func() int
 	starved func() bool
 	gather  sync.Mutex // held by the batch gathering
@@ -150,7 +152,8 @@ const (
 )
 
 func newCompleter(ctx context.Context, db *DB, busy func() int, starved func() bool) *completer {
-	c := &completer{ctx: ctx, db: db, in: make(chan completion, batchMost), busy: busy, starved: starved}
+	c := &completer{ctx: ctx, db: db, in: make(chan completion, batchMost), most: batchMost, wait: gatherFor,
+		busy: busy, starved: starved}
 	for range completers {
 		c.wg.Add(1)
 		go c.loop()
@@ -175,7 +178,7 @@ func (c *completer) close() {
 
 func (c *completer) loop() {
 	defer c.wg.Done()
-	timer := time.NewTimer(gatherFor)
+	timer := time.NewTimer(c.wait)
 	timer.Stop()
 	for {
 		batch, open := c.next(timer)
@@ -201,7 +204,7 @@ func (c *completer) next(timer *time.Timer) ([]completion, bool) {
 	frees := first.dependents
 	waiting := false
 	defer timer.Stop()
-	for len(batch) < batchMost {
+	for len(batch) < c.most {
 		var r completion
 		select {
 		case r, ok = <-c.in:
@@ -211,7 +214,7 @@ func (c *completer) next(timer *time.Timer) ([]completion, bool) {
 			}
 			if !waiting {
 				waiting = true
-				timer.Reset(gatherFor)
+				timer.Reset(c.wait)
 			}
 			select {
 			case r, ok = <-c.in:

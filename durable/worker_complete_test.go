@@ -110,38 +110,40 @@ func TestCompleteBatchIsCompletesInARow(t *testing.T) {
 }
 
 // TestABatchGathersWhileHandlersRun holds the completer's gathering to its
-// rules: successes arriving apart while handlers still run share a batch;
-// a batch that may free tasks when the worker is starved, or one with no
-// handler left running, goes at once.
+// rules: successes arriving apart while handlers still run share a batch
+// (up to its most); a batch that may free tasks when the worker is
+// starved, or one with no handler left running, goes at once.
 func TestABatchGathersWhileHandlersRun(t *testing.T) {
 	t.Parallel()
-	gather := func(busy int, starved, dependents bool) int {
-		c := &completer{in: make(chan completion, 8),
+	const wait = 10 * time.Second // long enough never to pass in a batch that gathers
+	gather := func(sent, busy int, starved, dependents bool) (int, time.Duration) {
+		c := &completer{in: make(chan completion, 8), most: 5, wait: wait,
 			busy: func() int { return busy }, starved: func() bool { return starved }}
 		go func() {
-			for i := range 5 {
+			for i := range sent {
 				c.in <- completion{lease: Lease{Lease: core.Lease{Task: fmt.Sprint("t", i)}}, dependents: dependents}
-				time.Sleep(200 * time.Microsecond)
+				time.Sleep(time.Millisecond)
 			}
 		}()
-		timer := time.NewTimer(gatherFor)
+		timer := time.NewTimer(wait)
 		timer.Stop()
+		start := time.Now()
 		batch, open := c.next(timer)
 		if !open {
 			t.Fatal("closed")
 		}
-		return len(batch)
+		return len(batch), time.Since(start)
 	}
-	if n := gather(3, false, false); n != 5 {
-		t.Errorf("handlers running: a batch of %d, want the 5 that arrived within %v", n, gatherFor)
+	if n, _ := gather(5, 3, false, false); n != 5 {
+		t.Errorf("handlers running: a batch of %d, want the 5 that arrived apart", n)
 	}
-	if n := gather(3, false, true); n != 5 {
+	if n, _ := gather(5, 3, false, true); n != 5 {
 		t.Errorf("handlers running, tasks with dependents, the worker not starved: a batch of %d, want 5", n)
 	}
-	if n := gather(3, true, true); n != 1 {
-		t.Errorf("the worker starved and the task has dependents: a batch of %d, want 1 at once", n)
+	if n, d := gather(1, 3, true, true); n != 1 || d > wait/2 {
+		t.Errorf("the worker starved and the task has dependents: a batch of %d after %v, want 1 at once", n, d)
 	}
-	if n := gather(0, false, false); n != 1 {
-		t.Errorf("no handler running: a batch of %d, want 1 at once", n)
+	if n, d := gather(1, 0, false, false); n != 1 || d > wait/2 {
+		t.Errorf("no handler running: a batch of %d after %v, want 1 at once", n, d)
 	}
 }
