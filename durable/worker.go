@@ -106,9 +106,9 @@ type WorkerStats struct {
 // completed alone, to be told why): while other handlers still run, a
 // batch waits up to 5 ms for their successes to share its commit, unless
 // the worker is short of READY tasks and the batch may free some. A
-// failure is settled by [DB.Fail]. Both are retried while the database cannot be
-// reached (fencing by lease id and attempt makes a retry safe: one that
-// already committed is refused).
+// failure is settled by [DB.Fail]. Both are retried while the database
+// cannot be reached (fencing by lease id and attempt makes a retry safe:
+// one that already committed is refused).
 //
 // Shutdown (Run's context done) is graceful: the loop stops fetching,
 // running handlers have Grace to return, and the tasks of those that have
@@ -161,8 +161,9 @@ func (w *Worker) Stats() WorkerStats {
 // inHand is one task in a handler's hands.
 type inHand struct {
 	task Task
-	// dependents is whether other tasks wait on it: its success is
-	// committed without waiting for others to share the commit.
+	// dependents is whether other tasks wait on it: while the worker is
+	// starved, its success commits without waiting for others to share
+	// the commit.
 	dependents bool
 	cancel     context.CancelCauseFunc
 	// settled is set, under the gate, by whoever settles the lease first:
