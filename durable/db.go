@@ -77,6 +77,24 @@ func retryable(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
 }
 
+// againOnConflict runs f, and again while it fails with a deadlock or a
+// serialization failure (retryable), up to 20 times, waiting a millisecond
+// longer each time; it returns f's last error, wrapped with the package's
+// prefix.
+func againOnConflict(f func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := f()
+		if err != nil && retryable(err) && attempt < 20 {
+			time.Sleep(time.Duration(attempt+1) * time.Millisecond)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("durable: %w", err)
+		}
+		return nil
+	}
+}
+
 // refusal is an error that refuses an operation: the transaction is rolled
 // back, and the error (and the events of the refusal) reach the caller.
 type refusal struct{ err error }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"time"
@@ -22,8 +21,8 @@ type Lease struct {
 }
 
 // handout is a task handed out by next: its lease, the time its DAG's
-// clock said, and whether other tasks wait on it (so that its completion
-// may free some: a worker commits those first).
+// clock said, and whether other tasks wait on it (its completion may free
+// some: a starved worker commits it at once).
 type handout struct {
 	lease      Lease
 	now        time.Duration
@@ -34,18 +33,12 @@ type handout struct {
 // or, with dag "", of all of them: one statement, FOR UPDATE SKIP LOCKED,
 // so that workers running at once take different tasks and never wait for
 // one another. It returns them in READY order.
-func (db *DB) next(ctx context.Context, dag string, n int) ([]handout, error) {
-	for attempt := 0; ; attempt++ {
-		hs, err := db.next1(ctx, dag, n)
-		if err != nil && retryable(err) && attempt < 20 {
-			time.Sleep(time.Duration(attempt+1) * time.Millisecond)
-			continue
-		}
-		if err != nil {
-			err = fmt.Errorf("durable: %w", err)
-		}
-		return hs, err
-	}
+func (db *DB) next(ctx context.Context, dag string, n int) (hs []handout, err error) {
+	err = againOnConflict(func() error {
+		hs, err = db.next1(ctx, dag, n)
+		return err
+	})
+	return hs, err
 }
 
 // next1 is one try of next: one statement, on its own (no transaction
@@ -226,25 +219,22 @@ func (t *txn) lockOnly() error {
 // current takes the slow path, a transaction that says why (and expires
 // the lease, on a Clock, if it is past its deadline).
 func (db *DB) complete(ctx context.Context, dag string, l core.Lease, ob *outbox, deliver func(core.Event)) error {
-	for attempt := 0; ; attempt++ {
+	var events []core.Event
+	if err := againOnConflict(func() error {
 		rows, err := db.pool.Query(ctx, completeSQL, dag, l.Task, int64(l.ID), l.Attempt, db.wallNow())
 		if err != nil {
-			return fmt.Errorf("durable: %w", err)
+			return err
 		}
-		events, err := completedEvents(rows, l)
-		if err != nil {
-			if retryable(err) && attempt < 20 {
-				time.Sleep(time.Duration(attempt+1) * time.Millisecond)
-				continue
-			}
-			return fmt.Errorf("durable: %w", err)
-		}
-		if len(events) > 0 {
-			ob.send(events, deliver)
-			return nil
-		}
-		return db.completeRefused(ctx, dag, l, ob, deliver)
+		events, err = completedEvents(rows, l)
+		return err
+	}); err != nil {
+		return err
 	}
+	if len(events) > 0 {
+		ob.send(events, deliver)
+		return nil
+	}
+	return db.completeRefused(ctx, dag, l, ob, deliver)
 }
 
 // completeSQL is the fast path of a Complete.
@@ -311,7 +301,7 @@ func (db *DB) CompleteBatch(ctx context.Context, leases []Lease) []error {
 		return errs
 	}
 	var events [][]core.Event
-	for attempt := 0; ; attempt++ {
+	if err := againOnConflict(func() error {
 		b := &pgx.Batch{}
 		for _, l := range leases {
 			b.Queue(completeSQL, l.DAG, l.Task, int64(l.ID), l.Attempt, db.wallNow())
@@ -332,17 +322,12 @@ func (db *DB) CompleteBatch(ctx context.Context, leases []Lease) []error {
 		if cerr := br.Close(); err == nil {
 			err = cerr
 		}
-		if err != nil && retryable(err) && attempt < 20 {
-			time.Sleep(time.Duration(attempt+1) * time.Millisecond)
-			continue
+		return err
+	}); err != nil {
+		for i := range errs {
+			errs[i] = err
 		}
-		if err != nil {
-			for i := range errs {
-				errs[i] = fmt.Errorf("durable: %w", err)
-			}
-			return errs
-		}
-		break
+		return errs
 	}
 	for i, l := range leases {
 		if len(events[i]) > 0 {

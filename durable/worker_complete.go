@@ -33,27 +33,25 @@ func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (un
 	for i, l := range leases {
 		names[i], ids[i], attempts[i] = l.Task, int64(l.ID), int32(l.Attempt)
 	}
-	for attempt := 0; ; attempt++ {
+	var events []core.Event
+	var done []bool
+	if err := againOnConflict(func() error {
 		rows, err := db.pool.Query(ctx, completeBatchSQL, dag, names, ids, attempts, db.wallNow())
 		if err != nil {
-			return nil, fmt.Errorf("durable: %w", err)
+			return err
 		}
-		events, done, err := batchEvents(rows, leases)
-		if err != nil {
-			if retryable(err) && attempt < 20 {
-				time.Sleep(time.Duration(attempt+1) * time.Millisecond)
-				continue
-			}
-			return nil, fmt.Errorf("durable: %w", err)
-		}
-		for i, l := range leases {
-			if !done[i] {
-				unmatched = append(unmatched, l)
-			}
-		}
-		db.events.send(events, db.deliverer(dag))
-		return unmatched, nil
+		events, done, err = batchEvents(rows, leases)
+		return err
+	}); err != nil {
+		return nil, err
 	}
+	for i, l := range leases {
+		if !done[i] {
+			unmatched = append(unmatched, l)
+		}
+	}
+	db.events.send(events, db.deliverer(dag))
+	return unmatched, nil
 }
 
 // completeBatchSQL is a batch of completions of one DAG.
@@ -119,8 +117,9 @@ type completion struct {
 //
 // A batch gathers, one at a time, what has arrived; then, while handlers
 // are still running (busy), it waits up to wait (gatherFor) for their
-// successes to join it, up to most (batchMost). So the completions of a fetch, arriving
-// microseconds apart, share one commit instead of taking one each. It waits
+// successes to join it, up to most (batchMost). So the completions of a
+// fetch, arriving microseconds apart, share one commit instead of taking
+// one each. It waits
 // for nothing when it is alone, or when one of its tasks has dependents
 // while the worker is starved (its last fetch found fewer READY tasks than
 // it had free handlers): then what the completion frees is what the
@@ -145,7 +144,7 @@ type completer struct {
 const completers = 2
 
 // batchMost is the most completions one transaction takes; gatherFor is
-// the longest a batch of completions that free nothing waits for more.
+// the longest a batch waits for more (see [completer]).
 const (
 	batchMost = 1000
 	gatherFor = 5 * time.Millisecond
