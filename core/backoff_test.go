@@ -104,8 +104,12 @@ func TestBackoffJitterBounds(t *testing.T) {
 	// Different seeds give different delays.
 	a := &Queue{backoff: Backoff{Base: time.Second, Jitter: JitterFull}, rng: rand.New(rand.NewPCG(1, 0))}
 	b := &Queue{backoff: Backoff{Base: time.Second, Jitter: JitterFull}, rng: rand.New(rand.NewPCG(2, 0))}
-	if a.delay(1) == b.delay(1) && a.delay(1) == b.delay(1) {
-		t.Error("seeds 1 and 2 draw the same delays")
+	var fromA, fromB []time.Duration
+	for k := int32(1); k <= 4; k++ {
+		fromA, fromB = append(fromA, a.delay(k)), append(fromB, b.delay(k))
+	}
+	if slices.Equal(fromA, fromB) {
+		t.Errorf("seeds 1 and 2 draw the same delays: %v", fromA)
 	}
 }
 

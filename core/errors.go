@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -64,7 +65,22 @@ type CycleError struct {
 	Path []string
 }
 
-func (e *CycleError) Error() string { return "cycle: " + strings.Join(e.Path, " -> ") }
+// cycleNamesShown is how many names of a cycle its message shows.
+const cycleNamesShown = 10
+
+// Error reads "cycle: c -> a -> b -> c". A path of more than
+// cycleNamesShown (10) names is cut to its first ten, "…" and the number of
+// tasks on the cycle (the path's length less one, its last name being its
+// first): "cycle: t0 -> t1 -> … -> t9 -> … (100000 tasks)", so that the
+// message of a cycle through 10⁵ tasks stays short; Path keeps the whole
+// cycle. The cost does not grow with the path past its tenth name.
+func (e *CycleError) Error() string {
+	if len(e.Path) <= cycleNamesShown {
+		return "cycle: " + strings.Join(e.Path, " -> ")
+	}
+	return "cycle: " + strings.Join(e.Path[:cycleNamesShown], " -> ") +
+		" -> … (" + strconv.Itoa(len(e.Path)-1) + " tasks)"
+}
 
 // Is reports whether target is [ErrCycle].
 func (e *CycleError) Is(target error) bool { return target == ErrCycle }

@@ -3,6 +3,7 @@ package core_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,4 +99,52 @@ func TestIsPermanentFollowsWrapping(t *testing.T) {
 	if core.Permanent(nil) != nil {
 		t.Error("Permanent(nil) is not nil")
 	}
+}
+
+// TestCycleErrorCapped: a cycle's message names at most its first ten tasks,
+// then "…" and the count, whatever its length; Path keeps the whole cycle.
+// The cycle through 10⁵ tasks is made by the queue, as a user meets it.
+func TestCycleErrorCapped(t *testing.T) {
+	t.Parallel()
+	short := &core.CycleError{Path: []string{"c", "a", "b", "c"}}
+	if got, want := short.Error(), "cycle: c -> a -> b -> c"; got != want {
+		t.Errorf("short cycle: %q, want %q", got, want)
+	}
+	ten := make([]string, 10)
+	for i := range ten {
+		ten[i] = fmt.Sprintf("t%d", i)
+	}
+	if got, want := (&core.CycleError{Path: ten}).Error(), "cycle: "+strings.Join(ten, " -> "); got != want {
+		t.Errorf("ten names: %q, want %q, whole", got, want)
+	}
+
+	const n = 100_000
+	q, err := core.New(core.Config{MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < n; i++ {
+		if err := q.Submit(fmt.Sprintf("t%d", i), fmt.Sprintf("t%d", i-1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = q.Submit("t0", fmt.Sprintf("t%d", n-1))
+	var ce *core.CycleError
+	if !errors.As(err, &ce) {
+		t.Fatalf("closing a %d-task chain: %v (%T), want a *CycleError", n, err, err)
+	}
+	if len(ce.Path) != n+1 {
+		t.Errorf("Path has %d names, want the whole cycle, %d", len(ce.Path), n+1)
+	}
+	want := "cycle: " + strings.Join(ce.Path[:10], " -> ") + " -> … (100000 tasks)"
+	if got := ce.Error(); got != want {
+		t.Errorf("a %d-task cycle reads %q (%d bytes), want %q", n, truncate(got), len(got), want)
+	}
+}
+
+func truncate(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
 }
