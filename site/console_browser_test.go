@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
 	"testing"
 
@@ -98,5 +99,44 @@ func TestAPoisonedTaskOffersTheForcedRedrive(t *testing.T) {
 		if !strings.HasSuffix(editorText(t, ctx), "\nredrive! decode\n") {
 			t.Errorf("%s: the script ends %q", sel, editorText(t, ctx)[max(0, len(editorText(t, ctx))-40):])
 		}
+	}
+}
+
+// TestTheConsolesMarksAreDrawn: selecting a group of the outage's dead
+// letters and previewing its redrive change the colour of its roots'
+// boxes on the screen, not only their classes: the styles once aimed at a
+// class the drawing's boxes do not carry, and nothing changed to the eye.
+func TestTheConsolesMarksAreDrawn(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=outage&step=541")
+	const task = `#graph g[data-task="fetch-01"]`
+	settle(t, ctx)
+	dark, blue := color.RGBA{0x22, 0x22, 0x22, 0}, color.RGBA{0x00, 0x72, 0xb2, 0}
+	before := shot(t, ctx, task)
+	d0, b0 := near(before, dark, 24), near(before, blue, 24)
+
+	click(t, ctx, `#dlq-console button[data-select="1"]`)
+	settle(t, ctx)
+	if d := near(shot(t, ctx, task), dark, 24); d < d0+100 {
+		t.Errorf("selecting group 1 drew %d dark pixels on fetch-01, %d before: its box looks the same", d, d0)
+	}
+
+	click(t, ctx, `#dlq-console .dlq-group[data-group="1"] button[data-preview]`)
+	waitFor(t, ctx, `document.getElementById('caption').textContent.includes('Preview, nothing changed')`)
+	settle(t, ctx)
+	if b := near(shot(t, ctx, task), blue, 24); b < b0+100 {
+		t.Errorf("the preview drew %d blue pixels on fetch-01, %d before: what would be redriven looks the same", b, b0)
+	}
+}
+
+// TestAnExpiredLeaseFlashes: at worker-crash's step 9 a lease expires;
+// the task's box is drawn with the flash's animation.
+func TestAnExpiredLeaseFlashes(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=worker-crash&step=8")
+	click(t, ctx, "#step-forward")
+	waitFor(t, ctx, `!!document.querySelector('#graph g.task.expired')`)
+	if got := eval[string](t, ctx, `getComputedStyle(document.querySelector('#graph g.task.expired > rect')).animationName`); got != "expired" {
+		t.Errorf("the expired task's box is animated by %q, want the expired flash", got)
 	}
 }
