@@ -44,6 +44,8 @@ func TestRefusalsAreTaskErrors(t *testing.T) {
 	}{
 		{"Duplicate", q.Submit("a"), "a", core.ErrDuplicate},
 		{"InvalidName", q.Submit(""), "", core.ErrInvalidName},
+		{"NameTooLong", q.Submit(strings.Repeat("n", core.MaxName+1)), strings.Repeat("n", core.MaxName+1), core.ErrNameTooLong},
+		{"DepNameTooLong", q.Submit("e", strings.Repeat("d", core.MaxName+1)), "e", core.ErrInvalidName},
 		{"Unknown", q.Complete(core.Lease{Task: "z"}), "z", core.ErrUnknown},
 		{"Expired", q.Complete(first), "a", core.ErrLeaseExpired},
 		{"NotRunning", q.Complete(second), "a", core.ErrNotRunning},

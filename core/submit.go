@@ -13,8 +13,9 @@ import "slices"
 //   - READY, at the back of the line, if every dependency has succeeded;
 //   - PENDING otherwise.
 //
-// Submit refuses, changing nothing, a name that is empty or already
-// submitted (*TaskError with ErrInvalidName or ErrDuplicate) and a task that
+// Submit refuses, changing nothing, a name that is empty, longer than
+// MaxName bytes or already submitted (*TaskError with ErrInvalidName,
+// ErrNameTooLong or ErrDuplicate) and a task that
 // would close a cycle, itself included (*CycleError, which is ErrCycle).
 //
 // The cost is O(d) for d deps plus the strategy's cycle check, plus
@@ -45,10 +46,11 @@ func (q *Queue) Submit(task string, deps ...string) error {
 	return nil
 }
 
-// admissible refuses empty names and a task already submitted.
+// admissible refuses empty names, names longer than MaxName and a task
+// already submitted.
 func (q *Queue) admissible(task string, deps []string) error {
-	if task == "" || slices.Contains(deps, "") {
-		return &TaskError{Task: task, Err: ErrInvalidName}
+	if err := CheckNames(task, deps); err != nil {
+		return err
 	}
 	if _, ok := q.lookup(task); ok {
 		return &TaskError{Task: task, Err: ErrDuplicate}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dagq/dagq/core"
 )
@@ -27,7 +29,7 @@ type running struct {
 func (t *txn) fail(r running, err error) (core.State, error) {
 	msg := ""
 	if err != nil {
-		msg = err.Error()
+		msg = storable(err.Error())
 	}
 	permanent := core.IsPermanent(err)
 	if r.attempts < t.d.maxAttempts && !permanent {
@@ -74,6 +76,21 @@ func (t *txn) fail(r running, err error) (core.State, error) {
 		return "", err
 	}
 	return core.Dead, t.addBlocks(r.name, n)
+}
+
+// storable returns msg as Postgres can store it in a text column: NUL bytes
+// removed and invalid UTF-8 replaced by U+FFFD, so that a handler's error,
+// whatever bytes it holds, fails its task instead of failing the statement
+// (SQLSTATE 22021) that records it. The cost is O(len(msg)), and nothing
+// when msg is valid.
+func storable(msg string) string {
+	if strings.IndexByte(msg, 0) >= 0 {
+		msg = strings.ReplaceAll(msg, "\x00", "")
+	}
+	if !utf8.ValidString(msg) {
+		msg = strings.ToValidUTF8(msg, "\uFFFD")
+	}
+	return msg
 }
 
 // delay draws the backoff delay of attempt k from the DAG's generator and

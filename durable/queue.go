@@ -51,6 +51,9 @@ func (db *DB) Queue(ctx context.Context, dag string, cfg core.Config) (*Queue, e
 	if dag == "" {
 		return nil, errors.New("durable: a DAG needs a name")
 	}
+	if len(dag) > core.MaxName {
+		return nil, &core.TaskError{Task: dag, Err: fmt.Errorf("durable: a DAG's name: %w", core.ErrNameTooLong)}
+	}
 	rng, err := rand.NewPCG(cfg.Backoff.Seed, 0).MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -97,8 +100,15 @@ func (q *Queue) run(f func(t *txn) error) error {
 // naming the whole path, changing nothing. Submits to one DAG are
 // serialised by an advisory lock on the DAG. It takes a constant number of
 // statements when the new edges agree with the DAG's order (see order.go),
-// which chains in either direction and wide graphs always do.
+// which chains in either direction and wide graphs always do. A name
+// longer than core.MaxName is refused before any statement is sent (a
+// *core.TaskError that is core.ErrNameTooLong); its EventRejected carries
+// no time, the DAG's clock not having been read.
 func (q *Queue) Submit(task string, deps ...string) error {
+	if err := core.CheckNames(task, deps); errors.Is(err, core.ErrNameTooLong) {
+		q.events.send([]core.Event{{Kind: core.EventRejected, Task: task, Reason: err.Error(), Deps: dedupe(deps)}}, q.onEvent)
+		return err
+	}
 	return q.run(func(t *txn) error { return t.submit(task, deps) })
 }
 

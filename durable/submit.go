@@ -20,8 +20,8 @@ import (
 // DAG's bounds. A search adds a few per edge that disagrees; a blocking
 // wave two per level it reaches.
 func (t *txn) submit(task string, deps []string) error {
-	if task == "" || slices.Contains(deps, "") {
-		return t.reject(task, deps, &core.TaskError{Task: task, Err: core.ErrInvalidName})
+	if err := core.CheckNames(task, deps); err != nil {
+		return t.reject(task, deps, err)
 	}
 	deps = dedupe(deps)
 	if err := t.lock(); err != nil {

@@ -106,9 +106,13 @@ type WorkerStats struct {
 // completed alone, to be told why): while other handlers still run, a
 // batch waits up to 5 ms for their successes to share its commit, unless
 // the worker is short of READY tasks and the batch may free some. A
-// failure is settled by [DB.Fail]. Both are retried while the database
-// cannot be reached (fencing by lease id and attempt makes a retry safe:
-// one that already committed is refused).
+// failure is settled by [DB.Fail]. Both are retried while the error is
+// transient (the database cannot be reached, the connection was lost, a
+// serialization failure or a deadlock; fencing by lease id and attempt makes
+// a retry safe: one that already committed is refused). Any other error is
+// reported to OnError and the task fails with it (a failure that cannot be
+// stored as it is fails with the package's own message instead), so that no
+// task stays RUNNING because its result could not be written.
 //
 // Shutdown (Run's context done) is graceful: the loop stops fetching,
 // running handlers have Grace to return, and the tasks of those that have
@@ -350,10 +354,10 @@ func (w *Worker) Run(ctx context.Context) error {
 		g.mu.Unlock()
 		for _, r := range left {
 			r.cancel(ErrWorkerStopped)
-			if w.settle(life, r, func(ctx context.Context) error {
+			if ok, _ := w.settle(life, r, func(ctx context.Context) error {
 				_, err := w.db.Fail(ctx, r.task.Lease, ErrWorkerStopped)
 				return err
-			}) {
+			}); ok {
 				w.stats.released.Add(1)
 			}
 			g.settling.Done()
@@ -395,16 +399,30 @@ func (w *Worker) handle(hctx, life context.Context, r *inHand, g *gate, comp *co
 		return // released at shutdown
 	}
 	defer g.settling.Done()
+	fail := func(cause error) func(context.Context) error {
+		return func(ctx context.Context) error {
+			_, e := w.db.Fail(ctx, r.task.Lease, cause)
+			return e
+		}
+	}
 	if err == nil {
-		if w.settle(life, r, func(ctx context.Context) error { return comp.complete(r.task.Lease, r.dependents) }) {
+		ok, lost := w.settle(life, r, func(ctx context.Context) error { return comp.complete(r.task.Lease, r.dependents) })
+		if ok {
 			w.stats.completed.Add(1)
 		}
-		return
+		if lost == nil {
+			return
+		}
+		// The success could not be written: the task fails with why.
+		err = fmt.Errorf("durable: the task's success could not be stored: %w", lost)
 	}
-	if w.settle(life, r, func(ctx context.Context) error {
-		_, e := w.db.Fail(ctx, r.task.Lease, err)
-		return e
-	}) {
+	ok, lost := w.settle(life, r, fail(err))
+	if lost != nil {
+		// The failure could not be written as it was: fail the task with a
+		// message of the package's own, which any text column stores.
+		ok, _ = w.settle(life, r, fail(fmt.Errorf("durable: the task's failure could not be stored: %s", storable(lost.Error()))))
+	}
+	if ok {
 		w.stats.failed.Add(1)
 	}
 }
@@ -419,29 +437,39 @@ func (w *Worker) run(ctx context.Context, t Task) (err error) {
 	return w.handler(ctx, t)
 }
 
-// settle runs a completion or failure of r's lease, again while the
-// database cannot be reached (10 ms, doubling up to a second) until it is
-// accepted or refused, or life ends, and reports whether the queue accepted
-// it. A refusal is counted and reported. A retry is safe: if an earlier try
-// committed after all, the lease is no longer current and the retry is
-// refused.
-func (w *Worker) settle(life context.Context, r *inHand, op func(context.Context) error) bool {
+// settle runs a completion or failure of r's lease, again while it fails
+// with a transient error (the database cannot be reached, the connection
+// was lost, a serialization failure or a deadlock: see transient), waiting
+// 10 ms, doubling up to a second, until it is accepted or refused, or life
+// ends. It reports whether the queue accepted it; a refusal is counted and
+// reported to OnError. Any other error is reported to OnError and returned
+// as lost: the statement could not be written and never will be, and the
+// caller settles the lease otherwise (see handle). A retry is safe: if an
+// earlier try committed after all, the lease is no longer current and the
+// retry is refused.
+func (w *Worker) settle(life context.Context, r *inHand, op func(context.Context) error) (ok bool, lost error) {
 	wait := 10 * time.Millisecond
 	for {
 		err := op(life)
 		if err == nil {
-			return true
+			return true, nil
 		}
 		var te *core.TaskError
 		if errors.As(err, &te) {
 			w.stats.refused.Add(1)
 			w.opts.OnError(fmt.Errorf("durable: worker: %s@%d: %w", r.task.Name, r.task.Attempt, err))
-			return false
+			return false, nil
 		}
 		w.opts.OnError(fmt.Errorf("durable: worker: %s@%d: %w", r.task.Name, r.task.Attempt, err))
+		if life.Err() != nil {
+			return false, nil
+		}
+		if !transient(err) {
+			return false, err
+		}
 		select {
 		case <-life.Done():
-			return false
+			return false, nil
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, time.Second)
