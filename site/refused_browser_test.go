@@ -43,3 +43,31 @@ func TestARefusedEdgeToACellStartsAtTheCell(t *testing.T) {
 		t.Errorf("%d tasks of the cycle are highlighted, want x, s5 and a", n)
 	}
 }
+
+// TestTheRefusedEdgeOfTrickyCycleIsInsideTheStage: at tricky-cycle's
+// step 5, c would wait on a, which waits on b, which waits on c: the edge
+// the submit asked for arcs from a up to c, on the right. It once reached
+// 46 px past the drawing's right edge, cut off to a stub and an
+// arrowhead; all of it lies inside the drawing and the stage now.
+func TestTheRefusedEdgeOfTrickyCycleIsInsideTheStage(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=tricky-cycle&step=4")
+	click(t, ctx, "#step-forward")
+	waitFor(t, ctx, `!!document.querySelector('#graph .overlay path.refused')`)
+	got := eval[map[string]float64](t, ctx, `(() => {
+		const e = document.querySelector('#graph .overlay path.refused').getBoundingClientRect();
+		const g = document.querySelector('#graph').getBoundingClientRect();
+		const s = document.querySelector('#scroller').getBoundingClientRect();
+		return {right: e.right, left: e.left, top: e.top, bottom: e.bottom, width: e.width,
+			graphRight: g.right, graphLeft: g.left, stageRight: s.right, stageLeft: s.left};
+	})()`)
+	if got["width"] < 10 {
+		t.Errorf("the refused edge is %v px wide: no arc", got["width"])
+	}
+	if got["right"] > got["graphRight"] || got["left"] < got["graphLeft"] {
+		t.Errorf("the refused edge spans x = %v..%v, the drawing %v..%v: it is cut off", got["left"], got["right"], got["graphLeft"], got["graphRight"])
+	}
+	if got["right"] > got["stageRight"] || got["left"] < got["stageLeft"] {
+		t.Errorf("the refused edge spans x = %v..%v, the stage %v..%v", got["left"], got["right"], got["stageLeft"], got["stageRight"])
+	}
+}

@@ -22,8 +22,11 @@ type RefusedEdge struct {
 // the dependent's top side; else (the edge closing a cycle points back up,
 // or along a layer) an arc out to the right, from the middle of one's
 // right side to the middle of the other's, so that it does not hide the
-// edges it runs against. It reports false when either task is not laid
-// out, or they are the same task.
+// edges it runs against. The arc bends at most as far as the layout's
+// right margin leaves room for (its widest point is 3/4 of its bend out),
+// so that it is drawn inside the drawing, never cut off at its edge. It
+// reports false when either task is not laid out, or they are the same
+// task.
 //
 // The cost is O(1).
 func Refused(l render.Layout, dependency, dependent string) (RefusedEdge, bool) {
@@ -44,11 +47,17 @@ func Refused(l render.Layout, dependency, dependent string) (RefusedEdge, bool) 
 	a := render.Point{X: from.X + w0/2, Y: from.Y}
 	b := render.Point{X: to.X + w1/2, Y: to.Y}
 	bend := 40 + (from.Y-to.Y)/4
+	room := l.Width - max(a.X, b.X) - arcStroke
+	bend = max(0, min(bend, room/0.75))
 	return RefusedEdge{From: a, To: b, Path: "M" + coord(a.X) + "," + coord(a.Y) +
 		" C" + coord(a.X+bend) + "," + coord(a.Y) +
 		" " + coord(b.X+bend) + "," + coord(b.Y) +
 		" " + coord(b.X) + "," + coord(b.Y)}, true
 }
+
+// arcStroke is what the refused edge's stroke takes beyond its line: half
+// its width, and a pixel to spare.
+const arcStroke = 2.5
 
 // coord formats a coordinate of a path, as short as it is exact.
 func coord(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -82,3 +82,37 @@ func TestRefusedEdgeEndsAtCells(t *testing.T) {
 		}
 	})
 }
+
+// TestARefusedArcStaysInsideTheDrawing: tricky-cycle's refused edge,
+// from c up past b to a, bends out to the right; its widest point, and
+// its stroke, lie inside the layout's width, where the drawing is not
+// cut off.
+func TestARefusedArcStaysInsideTheDrawing(t *testing.T) {
+	for _, tall := range []int{1, 2, 5, 40} {
+		var b strings.Builder
+		b.WriteString("submit a t0\n")
+		for i := range tall {
+			fmt.Fprintf(&b, "submit t%d t%d\n", i, i+1)
+		}
+		fmt.Fprintf(&b, "submit t%d\nsubmit t%d a\n", tall, tall)
+		s, err := scenario.NewSession(b.String(), scenario.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes, _ := GraphNodes(s.GraphAt(StepEnd))
+		l := LayOut(nodes)
+		r, ok := Refused(l, "a", fmt.Sprintf("t%d", tall))
+		if !ok {
+			t.Fatal("no refused edge")
+		}
+		var x0, y0, c1, c2, x1, y1 float64
+		if _, err := fmt.Sscanf(r.Path, "M%g,%g C%g,%g %g,%g %g,%g", &x0, &y0, &c1, new(float64), &c2, new(float64), &x1, &y1); err != nil {
+			t.Fatalf("path %q: %v", r.Path, err)
+		}
+		// The curve's widest point, at t = 1/2: (x0 + 3c1 + 3c2 + x1)/8.
+		widest := (x0 + 3*c1 + 3*c2 + x1) / 8
+		if widest+arcStroke > l.Width || widest <= max(x0, x1) {
+			t.Errorf("a chain of %d: the arc reaches x = %v, the drawing is %v wide (its ends at x = %v)", tall, widest, l.Width, max(x0, x1))
+		}
+	}
+}
