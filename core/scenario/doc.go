@@ -9,7 +9,7 @@
 // A script has one command a line. A # starts a comment, anywhere on a
 // line, and runs to its end; blank lines and comment-only lines are
 // ignored. Words are separated by spaces or tabs. Task names
-// are one or more of the characters A-Z a-z 0-9 _ . : / and -.
+// are one to 256 ([MaxName]) of the characters A-Z a-z 0-9 _ . : / and -.
 //
 //	attempts 3                 # max attempts (default 3); must come before the first submit
 //	strategy pk                # cycle-check strategy (default: the project's default)

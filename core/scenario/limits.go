@@ -9,9 +9,10 @@ import (
 
 // Limits bound the work of one run (see [Stream.Run]); a zero field means
 // no limit. Together with the script's size they bound what a run can
-// cost: its memory is O(script + tasks + the events of one step), never
-// O(steps × tasks), and its time is O(steps + events + visits) with every
-// step bounded by the task limit.
+// cost: its memory is O(script + tasks + the events of one step + the
+// output limit), never O(steps × tasks), and its time is O(steps + events
+// + visits) with every step bounded by the task limit. A task name is at
+// most [MaxName] bytes, so that what one task costs is bounded too.
 type Limits struct {
 	// Tasks is the most tasks a run may submit: a submit past it stops
 	// the run.
@@ -22,9 +23,12 @@ type Limits struct {
 	// run stops before the first command once they are reached.
 	Events int
 	// Output is the most bytes the steps of a trace may take: a step whose
-	// text would go past it is not written, and the run stops. The
-	// closing lines (the summary of a text trace, the line saying which
-	// limit stopped the run) come on top; they are O(tasks).
+	// text would go past it is not written, and the run stops. A step's
+	// line is checked as it is built, part by part, so that it never holds
+	// more than Output bytes (and, with no limit, is written out in
+	// chunks of 64 KiB as it is built). The closing lines (the summary of
+	// a text trace, the line saying which limit stopped the run) come on
+	// top; they are O(tasks) and written out in chunks too.
 	Output int64
 }
 

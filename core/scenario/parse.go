@@ -370,6 +370,9 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 
 	// name checks a task name argument.
 	name := func(t token) error {
+		if len(t.text) > MaxName {
+			return errAt(t.col, "task name %s is %d bytes long, longer than the %d a name may be", quoted(t.text), len(t.text), MaxName)
+		}
 		if col, bad, ok := badChar(t); ok {
 			return errAt(col, "bad task name %s: %q is not allowed (names use letters, digits and _ . : / -)", quoted(t.text), bad)
 		}
@@ -861,6 +864,12 @@ func badChar(t token) (col int, bad rune, found bool) {
 	}
 	return 0, 0, false
 }
+
+// MaxName is the longest a task name may be, in bytes: the parser refuses a
+// longer one with its line and column. Names are repeated in a trace (a
+// task BLOCKED by a dead root names it as its root and in its reason), so
+// that their length bounds what one event costs to keep and to write.
+const MaxName = 256
 
 // nameChar reports whether r may appear in a task name: [A-Za-z0-9_.:/-].
 func nameChar(r rune) bool {

@@ -54,16 +54,28 @@ func (s *Stream) Attempts() int { return s.runner.q.MaxAttempts() }
 func (s *Stream) Run(ctx context.Context, w io.Writer, f Format, lim Limits) error {
 	q := s.runner.q
 	form := newFormatter(f, s.lastLine)
-	buf := form.begin(nil, q.Strategy(), q.MaxAttempts())
 	var written int64
+	cw := countingWriter{w: w, n: &written}
+	buf := form.begin(nil, q.Strategy(), q.MaxAttempts())
 	write := func() error {
-		n, err := w.Write(buf)
-		written += int64(n)
+		_, err := cw.Write(buf)
 		buf = buf[:0]
 		return err
 	}
 	if err := write(); err != nil {
 		return err
+	}
+	// A step's line is kept until it is whole when an output limit may
+	// refuse it, and so holds at most lim.Output bytes; without a limit it
+	// is written out in chunks as it is built.
+	spill := spillAt(cw, spillChunk)
+	if lim.Output > 0 {
+		spill = func(dst []byte) ([]byte, error) {
+			if written+int64(len(dst)) > lim.Output {
+				return dst, errOverLimit
+			}
+			return dst, nil
+		}
 	}
 	var stop error
 	steps, events := 0, 0
@@ -87,13 +99,14 @@ func (s *Stream) Run(ctx context.Context, w io.Writer, f Format, lim Limits) err
 		steps++
 		events += len(st.Events)
 		var err error
-		if buf, err = form.step(buf, st); err != nil {
-			return err
-		}
-		if lim.Output > 0 && written+int64(len(buf)) > lim.Output {
+		buf, err = form.step(buf, st, spill)
+		if err == errOverLimit {
 			buf = buf[:0]
 			stop = &LimitError{Line: c.Line, Limit: "output", Max: lim.Output}
 			break
+		}
+		if err != nil {
+			return err
 		}
 		if err := write(); err != nil {
 			return err
@@ -103,9 +116,25 @@ func (s *Stream) Run(ctx context.Context, w io.Writer, f Format, lim Limits) err
 			break
 		}
 	}
-	buf = form.end(buf, stop)
+	// The closing lines are not limited (see Limits.Output).
+	buf, err := form.end(buf, stop, spillAt(cw, spillChunk))
+	if err != nil {
+		return err
+	}
 	if err := write(); err != nil {
 		return err
 	}
 	return stop
+}
+
+// countingWriter counts the bytes written through it into n.
+type countingWriter struct {
+	w io.Writer
+	n *int64
+}
+
+func (c countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	*c.n += int64(n)
+	return n, err
 }

@@ -249,6 +249,87 @@ func TestTextTraceEscapesControlCharacters(t *testing.T) {
 	}
 }
 
+// TestTextTraceEscapesFormatCharacters: a right-to-left override or
+// another character that changes how a line reads without printing is
+// escaped as control characters are.
+func TestTextTraceEscapesFormatCharacters(t *testing.T) {
+	t.Parallel()
+	got, err := streamed(t, "attempts 1\nsubmit a\nnext\nfail a evil\u202etxt.exe \u2066x\u2069 \u200b \u2028 \ufeff é 字\n", Text, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"\u202e", "\u2066", "\u2069", "\u200b", "\u2028", "\ufeff"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("the trace holds %+q raw:\n%s", bad, got)
+		}
+	}
+	if want := `failed after 1 attempt: evil\u202etxt.exe \u2066x\u2069 \u200b \u2028 \ufeff é 字`; !strings.Contains(got, want) {
+		t.Errorf("the trace does not show the error escaped as %s:\n%s", want, got)
+	}
+}
+
+// TestNoLineIsBuiltBeyondTheOutputLimit: a step whose line would take
+// many megabytes (a death that blocks 20,000 tasks, each named in full on
+// its line) is refused by the output limit part by part as it is built,
+// in both formats: the line never holds much more than the limit.
+func TestNoLineIsBuiltBeyondTheOutputLimit(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	root := strings.Repeat("r", MaxName)
+	fmt.Fprintf(&b, "attempts 1\nsubmit %s\n", root)
+	const n = 20_000
+	for i := range n {
+		fmt.Fprintf(&b, "submit t%d %s\n", i, root)
+	}
+	b.WriteString("next\nfail " + root + " boom\n")
+	script, err := Parse(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Run(script, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 1 << 20
+	part := 4 * MaxName // the most one part of a line adds here
+	for _, f := range []Format{Text, JSON} {
+		form := newFormatter(f, n+4)
+		form.begin(nil, tr.Strategy, tr.Attempts)
+		longest := 0
+		spill := func(dst []byte) ([]byte, error) {
+			longest = max(longest, len(dst))
+			if len(dst) > limit {
+				return dst, errOverLimit
+			}
+			return dst, nil
+		}
+		var line []byte
+		for _, st := range tr.Steps[:len(tr.Steps)-1] {
+			// The steps before the death, folded in and refused at
+			// once: writing them would be O(n²) in JSON.
+			refuse := func(dst []byte) ([]byte, error) { return dst, errOverLimit }
+			if line, err = form.step(line[:0], st, refuse); err != errOverLimit {
+				t.Fatal(err)
+			}
+		}
+		line, err = form.step(line[:0], tr.Steps[len(tr.Steps)-1], spill)
+		if err != errOverLimit {
+			t.Fatalf("format %d: the death's line gave %v, want errOverLimit", f, err)
+		}
+		if longest > limit+part || cap(line) > 2*(limit+part) {
+			t.Errorf("format %d: the line grew to %d bytes (capacity %d) under a limit of %d", f, longest, cap(line), limit)
+		}
+	}
+}
+
+// countBytes counts what is written to it.
+type countBytes struct{ n int64 }
+
+func (c *countBytes) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
 // TestErrorsEchoLittleOfAHugeToken: a syntax error quotes at most a few
 // dozen characters of what it refuses.
 func TestErrorsEchoLittleOfAHugeToken(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/dagq/dagq/core"
@@ -28,13 +27,44 @@ const (
 // formatter turns a run into the bytes of its trace, a step at a time:
 // begin, step for each step in order, then end. It keeps what the closing
 // lines or later steps need: O(tasks), never O(steps).
+//
+// step and end hand what they have appended to spill after every part
+// of a line (a task's state, a dead letter, an event, a line of the
+// summary), so that no line is built whole before its size is checked:
+// spill may write the bytes out and return dst emptied, or refuse a line
+// that went past the output limit with errOverLimit, which step returns.
 type formatter interface {
 	begin(dst []byte, strategy string, attempts int) []byte
-	step(dst []byte, st Step) ([]byte, error)
+	step(dst []byte, st Step, spill spillFunc) ([]byte, error)
 	// end appends the closing lines; stop is nil, the *ExpectError or the
 	// *LimitError that stopped the run.
-	end(dst []byte, stop error) []byte
+	end(dst []byte, stop error, spill spillFunc) ([]byte, error)
 }
+
+// spillFunc is given a line being built (see formatter) and returns it,
+// or what is left of it once written out, or an error that stops it.
+type spillFunc func(dst []byte) ([]byte, error)
+
+// errOverLimit is a line refused by a spillFunc: it would go past the
+// output limit.
+var errOverLimit = errors.New("scenario: the trace would go past its output limit")
+
+// spillAt returns a spillFunc that writes dst to w once it holds n bytes
+// or more, and returns it emptied: a trace written with it holds at most
+// about n bytes of a line in memory, however long the line.
+func spillAt(w io.Writer, n int) spillFunc {
+	return func(dst []byte) ([]byte, error) {
+		if len(dst) < n {
+			return dst, nil
+		}
+		_, err := w.Write(dst)
+		return dst[:0], err
+	}
+}
+
+// spillChunk is how much of a line a trace without an output limit
+// gathers before writing it out.
+const spillChunk = 64 << 10
 
 // newFormatter returns the formatter of f; lastLine is the line of the
 // script's last command, which sets the width of the text trace's margin.
@@ -48,20 +78,18 @@ func newFormatter(f Format, lastLine int) formatter {
 // writeTrace writes t whole with f.
 func writeTrace(w io.Writer, t *Trace, f formatter) error {
 	bw := bufio.NewWriter(w)
+	spill := spillAt(bw, bw.Size())
 	buf := f.begin(nil, t.Strategy, t.Attempts)
 	for _, st := range t.Steps {
 		var err error
-		if buf, err = f.step(buf, st); err != nil {
+		if buf, err = f.step(buf, st, spill); err != nil {
 			return err
 		}
-		if len(buf) >= bw.Available() {
-			if _, err := bw.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
 	}
-	buf = f.end(buf, nil)
+	buf, err := f.end(buf, nil, spill)
+	if err != nil {
+		return err
+	}
 	if _, err := bw.Write(buf); err != nil {
 		return err
 	}
@@ -135,7 +163,7 @@ func (f *textFormatter) begin(dst []byte, strategy string, attempts int) []byte 
 	return fmt.Appendf(dst, "strategy %s, max attempts %d\n", strategy, attempts)
 }
 
-func (f *textFormatter) step(dst []byte, st Step) ([]byte, error) {
+func (f *textFormatter) step(dst []byte, st Step, spill spillFunc) ([]byte, error) {
 	c := st.Command
 	text := c.Text
 	if text == "" {
@@ -147,10 +175,18 @@ func (f *textFormatter) step(dst []byte, st Step) ([]byte, error) {
 	for _, e := range st.Events {
 		f.b.Apply(e)
 	}
+	var err error
+	if dst, err = spill(dst); err != nil {
+		return dst, err
+	}
 	note := func(s string) {
+		if err != nil {
+			return
+		}
 		dst = append(dst, f.indent...)
 		dst = appendPrintable(dst, s)
 		dst = append(dst, '\n')
+		dst, err = spill(dst)
 	}
 	switch {
 	case c.Op == OpExpect && st.OK:
@@ -203,10 +239,10 @@ func (f *textFormatter) step(dst []byte, st Step) ([]byte, error) {
 			note("clock " + FormatDuration(st.Now))
 		}
 	}
-	return dst, nil
+	return dst, err
 }
 
-func (f *textFormatter) end(dst []byte, stop error) []byte {
+func (f *textFormatter) end(dst []byte, stop error, spill spillFunc) ([]byte, error) {
 	dst = append(dst, '\n')
 	b := &f.b
 	tasks := b.Tasks()
@@ -247,26 +283,33 @@ func (f *textFormatter) end(dst []byte, stop error) []byte {
 				dst = append(dst, " (poisoned: needs a human)"...)
 			}
 			dst = append(dst, '\n')
+			var err error
+			if dst, err = spill(dst); err != nil {
+				return dst, err
+			}
 		}
 	}
 	if le := (*LimitError)(nil); errors.As(stop, &le) {
 		dst = append(dst, le.Error()...)
 		dst = append(dst, '\n')
 	}
-	return dst
+	return dst, nil
 }
 
-// appendPrintable appends s with every control character and every byte
-// of invalid UTF-8 escaped as Go writes them in a string literal (\x1b,
-// \t, \u0085), so that text from a script cannot move a terminal's cursor
-// or change its colours. Other text is appended as it is.
+// appendPrintable appends s with every character that does not print
+// (control characters; format characters such as the right-to-left
+// override U+202E; line and paragraph separators; spaces other than
+// U+0020) and every byte of invalid UTF-8 escaped as Go writes them in a
+// string literal (\x1b, \t, \u0085, \u202e), so that text from a script
+// cannot move a terminal's cursor, change its colours or reorder what a
+// line seems to say. Other text is appended as it is.
 func appendPrintable(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = fmt.Appendf(dst, `\x%02x`, s[i])
-		case unicode.IsControl(r):
+		case !strconv.IsPrint(r) && r != ' ':
 			q := strconv.QuoteRune(r)
 			dst = append(dst, q[1:len(q)-1]...)
 		default:
@@ -509,7 +552,7 @@ type jsonFormatter struct {
 
 func (f *jsonFormatter) begin(dst []byte, strategy string, attempts int) []byte { return dst }
 
-func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
+func (f *jsonFormatter) step(line []byte, st Step, spill spillFunc) ([]byte, error) {
 	j, b := f.j, &f.b
 	for _, e := range st.Events {
 		b.Apply(e)
@@ -533,6 +576,7 @@ func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
 	line = append(line, `,"state":`...)
 	line = j.appendString(line, string(st.State))
 	line = append(line, `,"states":{`...)
+	var err error
 	for i, task := range f.sorted {
 		if i > 0 {
 			line = append(line, ',')
@@ -541,10 +585,16 @@ func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
 		line = append(line, ':', '"')
 		line = append(line, b.states[task]...)
 		line = append(line, '"')
+		if line, err = spill(line); err != nil {
+			return line, err
+		}
 	}
 	line = append(line, `},"dlq":[`...)
 	first := true
 	b.liveDLQ(func(d core.DeadLetter) {
+		if err != nil {
+			return
+		}
 		if !first {
 			line = append(line, ',')
 		}
@@ -554,13 +604,19 @@ func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
 		line = append(line, `,"reason":`...)
 		line = j.appendString(line, d.Reason)
 		line = append(line, '}')
+		line, err = spill(line)
 	})
+	if err != nil {
+		return line, err
+	}
 	line = append(line, `],"events":[`...)
 	for i, e := range st.Events {
 		if i > 0 {
 			line = append(line, ',')
 		}
-		var err error
+		if line, err = spill(line); err != nil {
+			return line, err
+		}
 		line, err = j.appendValue(line, jsonEvent{
 			Kind: e.Kind.String(), Task: e.Task, From: e.From, To: e.To,
 			Deps: e.Deps, Attempt: e.Attempt, Lease: e.Lease, Root: e.Root,
@@ -577,6 +633,9 @@ func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
 	if b.Alerting() {
 		line = append(line, `,"alert":true`...)
 	}
+	if line, err = spill(line); err != nil {
+		return line, err
+	}
 	if st.Command.Op == OpDLQ {
 		groups := b.DeadLetterGroups()
 		out := make([]jsonGroup, len(groups))
@@ -586,25 +645,23 @@ func (f *jsonFormatter) step(line []byte, st Step) ([]byte, error) {
 				BlastRadius: g.BlastRadius, Poisoned: nonNil(g.Poisoned)}
 		}
 		line = append(line, `,"groups":`...)
-		var err error
 		if line, err = j.appendValue(line, out); err != nil {
 			return line, err
 		}
 	}
 	if st.Preview != nil {
 		line = append(line, `,"preview":`...)
-		var err error
 		if line, err = j.appendValue(line, newJSONPreview(st.Preview)); err != nil {
 			return line, err
 		}
 	}
-	return append(line, "}\n"...), nil
+	return spill(append(line, "}\n"...))
 }
 
-func (f *jsonFormatter) end(dst []byte, stop error) []byte {
+func (f *jsonFormatter) end(dst []byte, stop error, spill spillFunc) ([]byte, error) {
 	le := (*LimitError)(nil)
 	if !errors.As(stop, &le) {
-		return dst
+		return dst, nil
 	}
 	dst = append(dst, `{"line":`...)
 	dst = strconv.AppendInt(dst, int64(le.Line), 10)
@@ -614,7 +671,7 @@ func (f *jsonFormatter) end(dst []byte, stop error) []byte {
 	dst = strconv.AppendInt(dst, le.Max, 10)
 	dst = append(dst, `,"error":`...)
 	dst = f.j.appendString(dst, le.Error())
-	return append(dst, "}\n"...)
+	return append(dst, "}\n"...), nil
 }
 
 // jsonWriter encodes JSON values without HTML escaping, and remembers the

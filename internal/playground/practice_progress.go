@@ -68,7 +68,12 @@ func ParseProgress(data string) Progress {
 		}
 		done, _ := m["done"].([]any)
 		for _, d := range done {
-			if s, ok := d.(string); ok && s != "" && len(s) <= 80 && !slices.Contains(lp.Done, s) {
+			// Bytes that are not UTF-8 are written as U+FFFD, three
+			// bytes each: mend them first, so that the length and the
+			// duplicates are those that will be read back.
+			s, ok := d.(string)
+			s = strings.ToValidUTF8(s, "\uFFFD")
+			if ok && s != "" && len(s) <= 80 && !slices.Contains(lp.Done, s) {
 				lp.Done = append(lp.Done, s)
 			}
 		}

@@ -84,6 +84,7 @@ func parseResume(v any) *Resume {
 		return nil
 	}
 	ex, _ := m["ex"].(string)
+	ex = strings.ToValidUTF8(ex, "\uFFFD") // as it will be written and read back
 	graded, _ := m["graded"].(bool)
 	right, ok := m["right"].([]any)
 	if ex == "" || len(ex) > 120 || !ok || len(right) > 10_000 {
