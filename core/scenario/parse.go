@@ -865,11 +865,12 @@ func badChar(t token) (col int, bad rune, found bool) {
 	return 0, 0, false
 }
 
-// MaxName is the longest a task name may be, in bytes: the parser refuses a
-// longer one with its line and column. Names are repeated in a trace (a
-// task BLOCKED by a dead root names it as its root and in its reason), so
-// that their length bounds what one event costs to keep and to write.
-const MaxName = 256
+// MaxName is the longest a task name may be, in bytes ([core.MaxName]):
+// the parser refuses a longer one with its line and column. Names are
+// repeated in a trace (a task BLOCKED by a dead root names it as its root
+// and in its reason), so that their length bounds what one event costs to
+// keep and to write.
+const MaxName = core.MaxName
 
 // nameChar reports whether r may appear in a task name: [A-Za-z0-9_.:/-].
 func nameChar(r rune) bool {
