@@ -30,7 +30,7 @@ type dagqPeer struct {
 }
 
 func newDagqPeer(ctx context.Context, b *testing.B, cfg *pgxpool.Config) *dagqPeer {
-	db, err := durable.Open(ctx, cfg.ConnString(), durable.Options{Clock: durable.WallClock})
+	db, err := durable.Open(ctx, cfg.ConnString(), durable.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

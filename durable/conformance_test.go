@@ -12,7 +12,7 @@ import (
 // each queue the suite opens is a DAG of its own in one database, which
 // costs one row.
 func TestConformance(t *testing.T) {
-	db := openDB(t, durable.Options{})
+	db := openDB(t, durable.Options{VirtualClock: true})
 	queuetest.Run(t, func(t testing.TB, cfg core.Config) (queuetest.Queue, error) {
 		return openQueue(t, db, cfg), nil
 	})

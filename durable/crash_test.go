@@ -33,6 +33,7 @@ const (
 	envCrashDir  = "DAGQ_CRASH_WORKER_DIR"  // where it keeps its journal
 	envCrashHang = "DAGQ_CRASH_WORKER_HANG" // a task whose first attempt hangs, its lease saved
 	envCrashWork = "DAGQ_CRASH_WORKER_WORK" // how long each handler works
+	envCrashZero = "DAGQ_CRASH_WORKER_ZERO" // set: the zero WorkerOptions but for Workers and OnError
 )
 
 func init() {
@@ -63,7 +64,6 @@ func crashWorker() int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	db, err := durable.Open(ctx, os.Getenv(envCrashURL), durable.Options{
-		Clock: durable.WallClock,
 		OnEvent: func(dag string, e core.Event) {
 			if e.Kind == core.EventSucceeded {
 				line("ok %s %s", dag, e.Task)
@@ -76,6 +76,11 @@ func crashWorker() int {
 	}
 	defer db.Close()
 	work, _ := time.ParseDuration(os.Getenv(envCrashWork))
+	opts := durable.WorkerOptions{Workers: 4, Poll: 100 * time.Millisecond, Grace: 5 * time.Second,
+		OnError: func(err error) { fmt.Fprintln(os.Stderr, "worker:", err) }}
+	if os.Getenv(envCrashZero) != "" {
+		opts = durable.WorkerOptions{Workers: 4, OnError: opts.OnError}
+	}
 	hang := os.Getenv(envCrashHang)
 	w := durable.NewWorker(db, func(ctx context.Context, t durable.Task) error {
 		line("run %s %s %d", t.DAG, t.Name, t.Attempt)
@@ -91,8 +96,7 @@ func crashWorker() int {
 			return core.Permanent(errors.New("malformed input"))
 		}
 		return nil
-	}, durable.WorkerOptions{Workers: 4, Poll: 100 * time.Millisecond, Grace: 5 * time.Second,
-		OnError: func(err error) { fmt.Fprintln(os.Stderr, "worker:", err) }})
+	}, opts)
 	if err := w.Run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -108,10 +112,12 @@ type workerProc struct {
 
 // startWorkerProc starts a worker process on url, journalling in dir; it is
 // stopped with SIGTERM (or killed, if it will not stop) when the test ends.
-func startWorkerProc(t *testing.T, url, dir, hang string, work time.Duration) *workerProc {
+// env are more variables for it.
+func startWorkerProc(t *testing.T, url, dir, hang string, work time.Duration, env ...string) *workerProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envCrashURL+"="+url, envCrashDir+"="+dir, envCrashHang+"="+hang, envCrashWork+"="+work.String())
+	cmd.Env = append(cmd.Env, env...)
 	// What a worker says (the errors it survives: a refused completion,
 	// a lost connection) is kept, and shown if the test fails.
 	out, err := os.CreateTemp(dir, "*.stderr")
@@ -304,7 +310,7 @@ func TestCrashWorkerKilled(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	url := pgtest.New(t, pgtest.SynchronousCommit)
-	db, err := durable.Open(ctx, url, durable.Options{Clock: durable.WallClock})
+	db, err := durable.Open(ctx, url, durable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,6 +372,56 @@ func TestCrashWorkerKilled(t *testing.T) {
 	}
 }
 
+// TestCrashWorkerKilledUnderDefaults: a DAG opened without a lease
+// timeout, workers with the zero WorkerOptions (but for how many handlers):
+// the task of a worker killed with SIGKILL runs again on another when its
+// lease expires, DefaultLeaseTimeout after it was handed out, instead of
+// staying RUNNING for ever.
+func TestCrashWorkerKilledUnderDefaults(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.New(t, pgtest.SynchronousCommit)
+	db, err := durable.Open(ctx, url, durable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const n = 20
+	q, err := db.Queue(ctx, "defaults", core.Config{MaxAttempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashDAG(t, q, n, rand.Uint64())
+	dir := t.TempDir()
+	procs := []*workerProc{
+		startWorkerProc(t, url, dir, "victim", time.Millisecond, envCrashZero+"=1"),
+		startWorkerProc(t, url, dir, "victim", time.Millisecond, envCrashZero+"=1"),
+	}
+	var saved savedLease
+	waitFor(t, "a worker hanging on victim", func() bool {
+		b, err := os.ReadFile(filepath.Join(dir, "lease.json"))
+		return err == nil && json.Unmarshal(b, &saved) == nil
+	})
+	for _, p := range procs {
+		if p.cmd.Process.Pid == saved.PID {
+			if err := p.cmd.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			<-p.done
+		}
+	}
+	killed := time.Now()
+	tasks := waitSettled(t, url, "defaults", n)
+	t.Logf("victim settled %v after the kill (lease timeout %v)", time.Since(killed).Round(time.Millisecond), durable.DefaultLeaseTimeout)
+	checkAftermath(t, tasks, "defaults", dir)
+	if st := tasks["victim"].state; st != string(core.Succeeded) {
+		t.Errorf("victim is %s, want SUCCEEDED by another worker", st)
+	}
+	if runs, _ := journal(t, dir); runs["defaults/victim"] != 2 {
+		t.Errorf("victim's handler started %d times, want 2", runs["defaults/victim"])
+	}
+}
+
 // TestCrashPostgresRestarted stops Postgres as a crash would (pg_ctl stop
 // -m immediate) while worker processes run a DAG, and starts it again: the
 // workers reconnect and finish, and nothing was lost or done twice. It
@@ -377,7 +433,7 @@ func TestCrashPostgresRestarted(t *testing.T) {
 	}
 	ctx := context.Background()
 	url := pgtest.New(t, pgtest.SynchronousCommit)
-	db, err := durable.Open(ctx, url, durable.Options{Clock: durable.WallClock})
+	db, err := durable.Open(ctx, url, durable.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,12 @@ import (
 
 // Options configures a [DB].
 type Options struct {
-	// Clock is the time the queues of this DB run on; nil: each DAG's
-	// virtual clock, kept in the database (see [Clock]).
+	// VirtualClock runs each DAG on its own virtual clock, kept in its
+	// row and moved only by Queue.Advance (see [Clock]): for replaying
+	// scripts exactly. Default: the database's clock.
+	VirtualClock bool
+	// Clock, when set (tests), is the time the statements use in place of
+	// the database's clock (see [Clock]); ignored with VirtualClock.
 	Clock Clock
 	// OnEvent receives the events of the operations called on the DB
 	// itself (NextBatch, Complete, Fail, Heartbeat, Tick), with their DAG,
@@ -34,6 +38,7 @@ type Options struct {
 // need; it is safe for concurrent use by many goroutines and processes.
 type DB struct {
 	pool    *pgxpool.Pool
+	virtual bool
 	clock   Clock
 	onEvent func(string, core.Event)
 	events  outbox
@@ -60,7 +65,11 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("durable: %w", err)
 	}
-	return &DB{pool: pool, clock: opts.Clock, onEvent: opts.OnEvent}, nil
+	db := &DB{pool: pool, virtual: opts.VirtualClock, onEvent: opts.OnEvent}
+	if !db.virtual {
+		db.clock = opts.Clock
+	}
+	return db, nil
 }
 
 // Close closes the DB's connections.

@@ -45,10 +45,16 @@
 //
 // # Time
 //
-// See [Clock]: without one, each DAG runs on core's virtual clock, stored
-// in its row and moved by [Queue.Advance] (what the conformance suite and
-// wq run --db use); with one (real workers: [WallClock]) leases and
-// backoff run on it and [DB.Tick] fires what has fallen due.
+// The database's clock decides every lease deadline and due time: the
+// statements read it (clock_timestamp()), so workers whose clocks disagree
+// still agree on when a lease expires, and a worker's own clock only
+// schedules its wake-ups. Every DAG's leases expire ([DefaultLeaseTimeout],
+// 30 s, unless configured), and a [Worker] runs the maintenance pass
+// ([DB.Tick]) when the next timer falls due, so a crashed worker's task runs
+// again within its lease timeout and a retry when its backoff ends. The
+// virtual clock of core's queue, moved only by [Queue.Advance], is an
+// explicit option, Options.VirtualClock, for replaying scripts (the
+// conformance suite, wq run --db). See [Clock].
 //
 // # The dead-letter queue
 //

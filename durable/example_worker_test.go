@@ -33,7 +33,7 @@ func ExampleWorker() {
 	}
 	defer s.DropDatabase("dagq_example_worker")
 	ctx := context.Background()
-	db, err := durable.Open(ctx, url, durable.Options{Clock: durable.WallClock})
+	db, err := durable.Open(ctx, url, durable.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -45,12 +45,8 @@ func (db *DB) next(ctx context.Context, dag string, n int) (hs []handout, err er
 // around it but its own).
 func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
 	q := db.pool
-	var wall any
-	if db.clock != nil {
-		wall = int64(db.clock())
-	}
 	filter := ""
-	args := []any{n, wall}
+	args := []any{n, db.nowArg()}
 	if dag != "" {
 		filter = "AND dag = $3"
 		args = append(args, dag)
@@ -60,7 +56,7 @@ func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
 			WHERE state = 'READY' `+filter+`
 			ORDER BY ready_seq LIMIT $1 FOR UPDATE SKIP LOCKED),
 		clock AS (
-			SELECT d.dag, d.lease_timeout AS lt, coalesce($2::bigint, d.now) AS now
+			SELECT d.dag, d.lease_timeout AS lt, coalesce(`+db.now("$2")+`, d.now) AS now
 			FROM dagq_dags d WHERE d.dag IN (SELECT dag FROM picked))
 		UPDATE dagq_tasks t SET state = 'RUNNING', attempts = t.attempts + 1,
 			lease = nextval('dagq_lease_ids'), ready_seq = NULL,
@@ -126,7 +122,7 @@ func (t *txn) current(l core.Lease) (r running, expired bool, err error) {
 	}
 	r.name = l.Task
 	if core.State(state) == core.Running && uint64(r.lease) == l.ID && r.attempts == l.Attempt {
-		if t.db.clock != nil && timer != nil && time.Duration(*timer) <= t.now {
+		if !t.db.virtual && timer != nil && time.Duration(*timer) <= t.now {
 			if err := t.expire(r, time.Duration(*timer)); err != nil {
 				return r, false, err
 			}
@@ -183,7 +179,7 @@ func (t *txn) heartbeat(l core.Lease) (core.Lease, error) {
 	if err := t.load(); err != nil {
 		return core.Lease{}, err
 	}
-	if t.db.clock != nil {
+	if !t.db.virtual {
 		if err := t.lockOnly(); err != nil {
 			return core.Lease{}, err
 		}
@@ -221,7 +217,7 @@ func (t *txn) lockOnly() error {
 func (db *DB) complete(ctx context.Context, dag string, l core.Lease, ob *outbox, deliver func(core.Event)) error {
 	var events []core.Event
 	if err := againOnConflict(func() error {
-		rows, err := db.pool.Query(ctx, completeSQL, dag, l.Task, int64(l.ID), l.Attempt, db.wallNow())
+		rows, err := db.pool.Query(ctx, db.completeSQL(), dag, l.Task, int64(l.ID), l.Attempt, db.nowArg())
 		if err != nil {
 			return err
 		}
@@ -238,15 +234,8 @@ func (db *DB) complete(ctx context.Context, dag string, l core.Lease, ob *outbox
 }
 
 // completeSQL is the fast path of a Complete.
-const completeSQL = "SELECT at, freed FROM dagq_complete($1, $2, $3, $4, $5)"
-
-// wallNow is the DB's Clock as a statement's argument: nil (the DAG's
-// virtual time) without one.
-func (db *DB) wallNow() any {
-	if db.clock != nil {
-		return int64(db.clock())
-	}
-	return nil
+func (db *DB) completeSQL() string {
+	return "SELECT at, freed FROM dagq_complete($1, $2, $3, $4, " + db.now("$5") + ")"
 }
 
 // completedEvents reads what dagq_complete returned for l: its events,
@@ -304,7 +293,7 @@ func (db *DB) CompleteBatch(ctx context.Context, leases []Lease) []error {
 	if err := againOnConflict(func() error {
 		b := &pgx.Batch{}
 		for _, l := range leases {
-			b.Queue(completeSQL, l.DAG, l.Task, int64(l.ID), l.Attempt, db.wallNow())
+			b.Queue(db.completeSQL(), l.DAG, l.Task, int64(l.ID), l.Attempt, db.nowArg())
 		}
 		br := db.pool.SendBatch(ctx, b)
 		events = make([][]core.Event, len(leases))

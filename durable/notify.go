@@ -16,8 +16,15 @@ import (
 // a listener never wakes before the task can be seen.
 const ReadyChannel = "dagq_ready"
 
-// listener holds one connection that LISTENs on [ReadyChannel] and wakes
-// whoever waits on its channel: an idle worker's fetch loop. A wake is a
+// TimerChannel is the channel on which the database announces that a task
+// was DELAYED under a backoff (a trigger, migration 0006_notify_timer):
+// a worker that hears it looks for the next due time again, so that the
+// retry runs when it falls due rather than at the next Poll.
+const TimerChannel = "dagq_timer"
+
+// listener holds one connection that LISTENs on [ReadyChannel] and
+// [TimerChannel] and wakes whoever waits on its channels: an idle worker's
+// fetch loop, and its timer. A wake is a
 // hint, never a promise: the task may be taken by another worker first,
 // and a notification sent while the connection was down is lost, so the
 // listener also wakes its waiter each time it (re)connects, and the worker
@@ -29,18 +36,19 @@ const ReadyChannel = "dagq_ready"
 // to a second.
 type listener struct {
 	pool *pgxpool.Pool
-	// wake holds at most one pending wake-up.
-	wake chan struct{}
+	// wake holds at most one pending wake-up for tasks READY; timer at
+	// most one for a due time set.
+	wake, timer chan struct{}
 }
 
 func newListener(pool *pgxpool.Pool) *listener {
-	return &listener{pool: pool, wake: make(chan struct{}, 1)}
+	return &listener{pool: pool, wake: make(chan struct{}, 1), timer: make(chan struct{}, 1)}
 }
 
-// signal leaves a wake-up for the waiter, unless one is pending already.
-func (l *listener) signal() {
+// signal leaves a wake-up on c, unless one is pending already.
+func signal(c chan struct{}) {
 	select {
-	case l.wake <- struct{}{}:
+	case c <- struct{}{}:
 	default:
 	}
 }
@@ -78,15 +86,21 @@ func (l *listener) listen(ctx context.Context, connected func()) error {
 		defer cancel()
 		conn.Close(ctx)
 	}()
-	if _, err := conn.Exec(ctx, "LISTEN "+ReadyChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+ReadyChannel+"; LISTEN "+TimerChannel); err != nil {
 		return err
 	}
 	connected()
-	l.signal()
+	signal(l.wake)
+	signal(l.timer)
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return err
 		}
-		l.signal()
+		if n.Channel == TimerChannel {
+			signal(l.timer)
+		} else {
+			signal(l.wake)
+		}
 	}
 }

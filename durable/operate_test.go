@@ -35,7 +35,7 @@ func outage(p *pair) {
 func TestRedriveAtARateGoesOnAfterARestart(t *testing.T) {
 	ctx := context.Background()
 	url := newURL(t)
-	first, err := durable.Open(ctx, url, durable.Options{})
+	first, err := durable.Open(ctx, url, durable.Options{VirtualClock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestRedriveAtARateGoesOnAfterARestart(t *testing.T) {
 	dag := p.dur.DAG()
 	first.Close()
 
-	second, err := durable.Open(ctx, url, durable.Options{})
+	second, err := durable.Open(ctx, url, durable.Options{VirtualClock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestRedriveAtARateGoesOnAfterARestart(t *testing.T) {
 // redriven, the rest stay DEAD, and nothing more is redriven however far
 // the clock goes, nor can it be cancelled twice.
 func TestCancelRedriveIsDurable(t *testing.T) {
-	p := newPair(t, openDB(t, durable.Options{}), core.Config{MaxAttempts: 1})
+	p := newPair(t, openDB(t, durable.Options{VirtualClock: true}), core.Config{MaxAttempts: 1})
 	outage(p)
 	p.bulk("HTTP", core.Rate{N: 1, Per: time.Second})
 	p.do("redrive again", func() error { _, err := p.mem.RedriveMatching(core.Selector{Contains: "x"}, core.Rate{}); return err },

@@ -30,7 +30,8 @@ type Queue struct {
 const Strategy = "pk"
 
 // Queue opens the queue of a DAG, making it if it is new, with cfg's
-// settings: MaxAttempts, LeaseTimeout, Backoff (its jitter's generator
+// settings: MaxAttempts, LeaseTimeout (0: [DefaultLeaseTimeout], except on
+// the virtual clock, where 0 is core's "never"), Backoff (its jitter's generator
 // seeded as core seeds it) and PoisonAfter are stored with the DAG, so that
 // every process that opens it, and every worker of the DB, applies them;
 // opening it again with other settings replaces them (the generator's state
@@ -53,6 +54,9 @@ func (db *DB) Queue(ctx context.Context, dag string, cfg core.Config) (*Queue, e
 	}
 	if len(dag) > core.MaxName {
 		return nil, &core.TaskError{Task: dag, Err: fmt.Errorf("durable: a DAG's name: %w", core.ErrNameTooLong)}
+	}
+	if cfg.LeaseTimeout == 0 && !db.virtual {
+		cfg.LeaseTimeout = DefaultLeaseTimeout
 	}
 	rng, err := rand.NewPCG(cfg.Backoff.Seed, 0).MarshalBinary()
 	if err != nil {
@@ -201,7 +205,7 @@ func (q *Queue) Advance(d time.Duration) error {
 		if err := t.lock(); err != nil {
 			return err
 		}
-		if q.db.clock != nil {
+		if !q.db.virtual {
 			return t.advanceTo(t.now)
 		}
 		return t.advanceTo(later(t.now, d))
@@ -215,7 +219,7 @@ func (q *Queue) AdvanceTo(at time.Duration) error {
 		if err := t.lock(); err != nil {
 			return err
 		}
-		if q.db.clock != nil {
+		if !q.db.virtual {
 			at = t.now
 		}
 		return t.advanceTo(at)
@@ -224,11 +228,9 @@ func (q *Queue) AdvanceTo(at time.Duration) error {
 
 // Now returns the DAG's clock.
 func (q *Queue) Now() time.Duration {
-	if q.db.clock != nil {
-		return q.db.clock()
-	}
 	var n int64
-	if err := q.db.pool.QueryRow(q.ctx, "SELECT now FROM dagq_dags WHERE dag = $1", q.dag).Scan(&n); err != nil {
+	if err := q.db.pool.QueryRow(q.ctx, "SELECT coalesce("+q.db.now("$2")+", now) FROM dagq_dags WHERE dag = $1",
+		q.dag, q.db.nowArg()).Scan(&n); err != nil {
 		return 0
 	}
 	return time.Duration(n)

@@ -58,8 +58,8 @@ func TestSharded(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dbs := []*durable.DB{
-		openDB(t, durable.Options{Clock: durable.WallClock}),
-		openDB(t, durable.Options{Clock: durable.WallClock}),
+		openDB(t, durable.Options{}),
+		openDB(t, durable.Options{}),
 	}
 	s, err := durable.NewSharded(dbs...)
 	if err != nil {

@@ -315,7 +315,7 @@ func (p *pair) advance(d time.Duration) {
 // the READY line, the DLQ, the clock, the alert and the redrive in
 // progress after each one.
 func TestDurableMatchesInMemoryOnRandomOperations(t *testing.T) {
-	db := openDB(t, durable.Options{})
+	db := openDB(t, durable.Options{VirtualClock: true})
 	runs, ops := 6, 150
 	if testing.Short() {
 		runs = 4
@@ -397,7 +397,7 @@ func TestDurableMatchesInMemoryOnRandomOperations(t *testing.T) {
 // the alert, cancels, and the DAG opened again while a redrive is under
 // way.
 func TestDurableMatchesInMemoryOperatingTheDLQ(t *testing.T) {
-	db := openDB(t, durable.Options{})
+	db := openDB(t, durable.Options{VirtualClock: true})
 	runs, ops := 4, 200
 	if testing.Short() {
 		runs, ops = 2, 150

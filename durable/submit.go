@@ -172,20 +172,18 @@ func (t *txn) reject(task string, deps []string, err error) error {
 		e.Path = c.Path
 	}
 	if t.d == nil {
-		t.now = t.clock(t.storedNow())
+		t.now = t.storedNow()
 	}
 	t.emit(e)
 	return refusal{err}
 }
 
-// storedNow reads the DAG's virtual time for an operation that did not
-// load its row; 0 if it cannot.
+// storedNow reads the DAG's time for an operation that did not load its
+// row: one statement; 0 if it cannot.
 func (t *txn) storedNow() (now time.Duration) {
-	if t.db.clock != nil {
-		return 0
-	}
 	var n int64
-	if err := t.tx.QueryRow(t.ctx, "SELECT now FROM dagq_dags WHERE dag = $1", t.dag).Scan(&n); err != nil {
+	if err := t.tx.QueryRow(t.ctx, "SELECT coalesce("+t.db.now("$2")+", now) FROM dagq_dags WHERE dag = $1",
+		t.dag, t.db.nowArg()).Scan(&n); err != nil {
 		return 0
 	}
 	return time.Duration(n)

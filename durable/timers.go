@@ -87,14 +87,17 @@ func (t *txn) advanceTo(to time.Duration) error {
 // [Clock]). It returns how many DAGs it visited. Run it every so often
 // (a worker does, and a Complete, Fail or Heartbeat of an expired lease
 // expires that one itself). On the virtual clock it does nothing.
+//
+// It costs one statement to find the DAGs, and per DAG a transaction that
+// takes its lock and fires its timers, a few statements each.
 func (db *DB) Tick(ctx context.Context) (int, error) {
-	if db.clock == nil {
+	if db.virtual {
 		return 0, nil
 	}
-	now := db.clock()
-	rows, err := db.pool.Query(ctx, `SELECT dag FROM dagq_tasks WHERE timer_at <= $1
-		UNION SELECT dag FROM dagq_dags WHERE alert_at <= $1
-		UNION SELECT dag FROM dagq_dags WHERE job_at <= $1`, int64(now))
+	rows, err := db.pool.Query(ctx, `WITH c AS (SELECT `+db.now("$1")+` AS now)
+		SELECT dag FROM dagq_tasks, c WHERE timer_at <= c.now
+		UNION SELECT dag FROM dagq_dags, c WHERE alert_at <= c.now
+		UNION SELECT dag FROM dagq_dags, c WHERE job_at <= c.now`, db.nowArg())
 	if err != nil {
 		return 0, fmt.Errorf("durable: %w", err)
 	}
@@ -114,6 +117,27 @@ func (db *DB) Tick(ctx context.Context) (int, error) {
 		}
 	}
 	return len(dags), nil
+}
+
+// nextDue returns how long, on the database's clock (or the DB's Clock),
+// until the next lease deadline, due time, alert clear or redrive batch of
+// any DAG falls due: 0 or less if one is due already; false if there is
+// none (or the DB runs on the virtual clock). One statement, an index's
+// first entry and a scan of the DAGs' rows.
+func (db *DB) nextDue(ctx context.Context) (time.Duration, bool, error) {
+	if db.virtual {
+		return 0, false, nil
+	}
+	var in *int64
+	err := db.pool.QueryRow(ctx, `SELECT least((SELECT min(timer_at) FROM dagq_tasks WHERE timer_at IS NOT NULL),
+		(SELECT min(alert_at) FROM dagq_dags), (SELECT min(job_at) FROM dagq_dags)) - `+db.now("$1"), db.nowArg()).Scan(&in)
+	if err != nil {
+		return 0, false, fmt.Errorf("durable: %w", err)
+	}
+	if in == nil {
+		return 0, false, nil
+	}
+	return time.Duration(*in), true, nil
 }
 
 // deliverer delivers a DB operation's events on dag to Options.OnEvent.

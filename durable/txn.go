@@ -85,20 +85,23 @@ func (t *txn) lock() error {
 	return t.load()
 }
 
-// load reads the DAG's row and sets the operation's clock: the DAG's
-// virtual time, or the DB's Clock.
+// load reads the DAG's row and sets the operation's clock: the
+// database's, read by the statement (or the DB's Clock), or the DAG's
+// virtual time.
 func (t *txn) load() error {
 	d := &dagRow{}
 	var lease, base, max, now int64
 	var jitter int16
 	var seed, window int64
 	var alertAt, alertSeq, jobAt, jobSeq *int64
+	var opNow int64
 	err := t.tx.QueryRow(t.ctx, `SELECT max_attempts, lease_timeout, backoff_base, backoff_factor, backoff_max,
 		jitter, seed, rng, poison_after, now, ord_first, ord_last, arrivals,
-		alert_entries, alert_window, alert_times, alert_on, alert_at, alert_seq, job_at, job_seq
-		FROM dagq_dags WHERE dag = $1`, t.dag).Scan(&d.maxAttempts, &lease, &base, &d.backoff.Factor, &max,
+		alert_entries, alert_window, alert_times, alert_on, alert_at, alert_seq, job_at, job_seq,
+		coalesce(`+t.db.now("$2")+`, now)
+		FROM dagq_dags WHERE dag = $1`, t.dag, t.db.nowArg()).Scan(&d.maxAttempts, &lease, &base, &d.backoff.Factor, &max,
 		&jitter, &seed, &d.rng, &d.poisonAfter, &now, &d.ordFirst, &d.ordLast, &d.arrivals,
-		&d.alert.Entries, &window, &d.alertTimes, &d.alertOn, &alertAt, &alertSeq, &jobAt, &jobSeq)
+		&d.alert.Entries, &window, &d.alertTimes, &d.alertOn, &alertAt, &alertSeq, &jobAt, &jobSeq, &opNow)
 	if err == pgx.ErrNoRows {
 		return refusal{errNoDAG(t.dag)}
 	}
@@ -112,7 +115,7 @@ func (t *txn) load() error {
 	d.alertAt.scan(alertAt, alertSeq)
 	d.jobAt.scan(jobAt, jobSeq)
 	t.d = d
-	t.now = t.clock(d.now)
+	t.now = time.Duration(opNow)
 	return nil
 }
 
@@ -137,15 +140,6 @@ func (t *txn) seq() (int64, error) {
 	var n int64
 	err := t.tx.QueryRow(t.ctx, "SELECT nextval('dagq_line')").Scan(&n)
 	return n, err
-}
-
-// clock is the operation's time: the DB's Clock, or the DAG's virtual
-// time stored.
-func (t *txn) clock(stored time.Duration) time.Duration {
-	if t.db.clock != nil {
-		return t.db.clock()
-	}
-	return stored
 }
 
 // emit keeps e for delivery after the commit, stamped with the clock.

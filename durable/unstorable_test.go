@@ -17,7 +17,7 @@ import (
 // the worker retries a statement that can never succeed.
 func TestAnErrorPostgresCannotStoreStillSettlesItsTask(t *testing.T) {
 	t.Parallel()
-	db := openDB(t, durable.Options{Clock: durable.WallClock})
+	db := openDB(t, durable.Options{})
 	q := openQueue(t, db, core.Config{MaxAttempts: 1})
 	if err := q.Submit("bad"); err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestAnErrorPostgresCannotStoreStillSettlesItsTask(t *testing.T) {
 // task stays RUNNING.
 func TestAResultThatCannotBeWrittenFailsTheTask(t *testing.T) {
 	t.Parallel()
-	db := openDB(t, durable.Options{Clock: durable.WallClock})
+	db := openDB(t, durable.Options{})
 	q := openQueue(t, db, core.Config{MaxAttempts: 1})
 	ctx := context.Background()
 	// The success of "unwritable" and any failure whose error starts with

@@ -56,21 +56,24 @@ type WorkerOptions struct {
 	// handlers freed one by one are filled by one fetch; default 1 ms.
 	FetchCooldown time.Duration
 	// Poll is how often an idle worker looks for tasks without being woken
-	// by a notification, and how often it runs the maintenance pass
-	// ([DB.Tick]: expired leases, due retries); default 1 s.
+	// by a notification, and runs the maintenance pass ([DB.Tick]) and
+	// looks for the next timer without being told of one; default 1 s.
+	// Due retries and expiries do not wait for it: the worker runs the
+	// maintenance pass when the next timer it knows of falls due, and it
+	// learns of a retry's due time at once (a notification on
+	// [TimerChannel]), of another process's lease deadline at the next
+	// Poll at the latest.
 	Poll time.Duration
 	// Heartbeat is how often a lease is renewed while its handler runs;
-	// default a third of the time the lease had left when it was handed
-	// out. Leases that never expire are not renewed.
+	// default a third of its lease timeout (10 s under the default 30 s
+	// lease). Leases that never expire (the virtual clock's) are not
+	// renewed.
 	Heartbeat time.Duration
 	// Grace is how long Run waits, once its context is done, for running
 	// handlers to return; then it cancels their contexts and fails their
 	// tasks with ErrWorkerStopped so that others can take them. Default
 	// 10 s.
 	Grace time.Duration
-	// Clock is the DB's clock, which lease deadlines are on; default
-	// [WallClock].
-	Clock Clock
 	// OnError hears of what the worker cannot return: a fetch, heartbeat
 	// or settlement that failed, a completion the queue refused. Default:
 	// logged with slog at level Warn.
@@ -142,9 +145,6 @@ func NewWorker(db *DB, handler Handler, opts WorkerOptions) *Worker {
 	if opts.Grace <= 0 {
 		opts.Grace = 10 * time.Second
 	}
-	if opts.Clock == nil {
-		opts.Clock = WallClock
-	}
 	if opts.OnError == nil {
 		opts.OnError = func(err error) { slog.Warn("dagq worker", "err", err) }
 	}
@@ -169,7 +169,10 @@ type inHand struct {
 	// starved, its success commits without waiting for others to share
 	// the commit.
 	dependents bool
-	cancel     context.CancelCauseFunc
+	// ttl is how long its lease runs, on the database's clock, from the
+	// hand-out; 0 if it never expires.
+	ttl    time.Duration
+	cancel context.CancelCauseFunc
 	// settled is set, under the gate, by whoever settles the lease first:
 	// the handler's result, or the release at shutdown.
 	settled bool
@@ -256,7 +259,11 @@ func (w *Worker) Run(ctx context.Context) error {
 
 	poll := time.NewTicker(w.opts.Poll)
 	defer poll.Stop()
-	w.tick(ctx)
+	// due fires when the next timer the worker knows of falls due.
+	due := time.NewTimer(time.Hour)
+	defer due.Stop()
+	tick := func() { w.tick(ctx, due) }
+	tick()
 	// Fetch when at least half a batch of handlers is free, or when one is
 	// and the cooldown has passed since the last fetch: one fetch fills
 	// many handlers under load, and a lone handler never waits.
@@ -303,6 +310,9 @@ func (w *Worker) Run(ctx context.Context) error {
 			hctx, cancel := context.WithCancelCause(life)
 			r := &inHand{task: Task{DAG: lease.DAG, Name: lease.Task, Attempt: lease.Attempt, Lease: lease},
 				dependents: h.dependents, cancel: cancel}
+			if lease.Deadline != 0 {
+				r.ttl = max(lease.Deadline-h.now, time.Millisecond)
+			}
 			mu.Lock()
 			active[lease.ID] = r
 			free--
@@ -321,13 +331,21 @@ func (w *Worker) Run(ctx context.Context) error {
 			case <-ctx.Done():
 			case <-l.wake:
 			case <-poll.C:
-				w.tick(ctx)
+				tick()
+			case <-due.C:
+				tick()
+			case <-l.timer:
+				w.schedule(ctx, due)
 			}
 			continue
 		}
 		select {
 		case <-poll.C:
-			w.tick(ctx)
+			tick()
+		case <-due.C:
+			tick()
+		case <-l.timer:
+			w.schedule(ctx, due)
 		default:
 		}
 	}
@@ -377,11 +395,35 @@ func (w *Worker) Run(ctx context.Context) error {
 	return nil
 }
 
-// tick runs the maintenance pass: expired leases and due retries.
-func (w *Worker) tick(ctx context.Context) {
+// tick runs the maintenance pass (expired leases, due retries), then sets
+// due for the next timer.
+func (w *Worker) tick(ctx context.Context, due *time.Timer) {
 	if _, err := w.db.Tick(ctx); err != nil && ctx.Err() == nil {
 		w.opts.OnError(fmt.Errorf("durable: worker: tick: %w", err))
 	}
+	w.schedule(ctx, due)
+}
+
+// schedule sets due to fire when the next timer of the database falls due
+// (see [DB.Tick]), on the worker's monotonic clock: the database says how
+// long until then, so the clocks of the two machines are never compared.
+// Without a timer, due waits for the next Poll; a timer already due (one
+// the pass could not fire) is looked at again after 10 ms, not in a loop.
+func (w *Worker) schedule(ctx context.Context, due *time.Timer) {
+	in, ok, err := w.db.nextDue(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			w.opts.OnError(fmt.Errorf("durable: worker: %w", err))
+		}
+		return
+	}
+	switch {
+	case !ok:
+		in = w.opts.Poll
+	case in <= 0:
+		in = 10 * time.Millisecond
+	}
+	due.Reset(in)
 }
 
 // handle runs the handler on r's task, heartbeating while it runs, and
@@ -479,15 +521,21 @@ func (w *Worker) settle(life context.Context, r *inHand, op func(context.Context
 // heartbeat renews r's lease while its handler runs, and cancels the
 // handler's context with ErrLeaseLost when the queue refuses a renewal. It
 // returns the function that stops it.
+//
+// The lease's deadline is on the database's clock, which the worker never
+// compares with its own: it renews every third of the lease's time to run
+// (its deadline less the hand-out's time, both the database's), and counts
+// a lease as lost when that long has passed, on its own monotonic clock,
+// since the last renewal it sent that was accepted.
 func (w *Worker) heartbeat(hctx context.Context, r *inHand) (stop func()) {
-	deadline := r.task.Lease.Deadline
-	if deadline == 0 {
+	if r.ttl == 0 {
 		return func() {}
 	}
 	every := w.opts.Heartbeat
 	if every <= 0 {
-		every = max((deadline-w.opts.Clock())/3, time.Millisecond)
+		every = max(r.ttl/3, time.Millisecond)
 	}
+	renewed := time.Now()
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -503,17 +551,18 @@ func (w *Worker) heartbeat(hctx context.Context, r *inHand) (stop func()) {
 				return
 			case <-t.C:
 			}
+			sent := time.Now()
 			next, err := w.db.Heartbeat(hctx, lease)
 			var te *core.TaskError
 			switch {
 			case err == nil:
-				lease = next
+				lease, renewed = next, sent
 			case errors.As(err, &te):
 				r.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, err))
 				return
 			case hctx.Err() == nil:
 				w.opts.OnError(fmt.Errorf("durable: worker: heartbeat %s@%d: %w", r.task.Name, r.task.Attempt, err))
-				if w.opts.Clock() > lease.Deadline {
+				if time.Since(renewed) > r.ttl {
 					r.cancel(fmt.Errorf("%w: its deadline passed", ErrLeaseLost))
 					return
 				}

@@ -36,7 +36,7 @@ func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (un
 	var events []core.Event
 	var done []bool
 	if err := againOnConflict(func() error {
-		rows, err := db.pool.Query(ctx, completeBatchSQL, dag, names, ids, attempts, db.wallNow())
+		rows, err := db.pool.Query(ctx, db.completeBatchSQL(), dag, names, ids, attempts, db.nowArg())
 		if err != nil {
 			return err
 		}
@@ -55,7 +55,9 @@ func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (un
 }
 
 // completeBatchSQL is a batch of completions of one DAG.
-const completeBatchSQL = "SELECT at, i, freed FROM dagq_complete_batch($1, $2, $3, $4, $5)"
+func (db *DB) completeBatchSQL() string {
+	return "SELECT at, i, freed FROM dagq_complete_batch($1, $2, $3, $4, " + db.now("$5") + ")"
+}
 
 // batchEvents reads what dagq_complete_batch returned for leases: the
 // events of the completions one after another (each EventSucceeded, then

@@ -76,7 +76,7 @@ func TestWorker(t *testing.T) {
 	t.Parallel()
 	t.Run("RunsEveryTaskOnceAfterItsDependencies", func(t *testing.T) {
 		t.Parallel()
-		db := openDB(t, durable.Options{Clock: durable.WallClock})
+		db := openDB(t, durable.Options{})
 		seed := rand.Uint64()
 		t.Logf("seed %d", seed)
 		rng := rand.New(rand.NewPCG(seed, 0))
@@ -159,7 +159,7 @@ func TestWorker(t *testing.T) {
 
 	t.Run("FailsWithTheHandlersErrorAndRetries", func(t *testing.T) {
 		t.Parallel()
-		db := openDB(t, durable.Options{Clock: durable.WallClock})
+		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3})
 		q.Submit("flaky")
 		q.Submit("after", "flaky")
@@ -192,7 +192,7 @@ func TestWorker(t *testing.T) {
 
 	t.Run("APermanentErrorKillsAtOnceAndBlocksDownstream", func(t *testing.T) {
 		t.Parallel()
-		db := openDB(t, durable.Options{Clock: durable.WallClock})
+		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 5})
 		q.Submit("fetch")
 		q.Submit("parse", "fetch")
@@ -218,7 +218,7 @@ func TestWorker(t *testing.T) {
 
 	t.Run("APanicFailsTheTask", func(t *testing.T) {
 		t.Parallel()
-		db := openDB(t, durable.Options{Clock: durable.WallClock})
+		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 1})
 		q.Submit("boom")
 		w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
@@ -233,7 +233,7 @@ func TestWorker(t *testing.T) {
 
 	t.Run("HeartbeatsKeepALongTasksLease", func(t *testing.T) {
 		t.Parallel()
-		db := openDB(t, durable.Options{Clock: durable.WallClock})
+		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3, LeaseTimeout: 300 * time.Millisecond})
 		q.Submit("long")
 		var runs atomic.Int32
@@ -261,7 +261,7 @@ func TestWorker(t *testing.T) {
 
 	t.Run("WithoutHeartbeatsTheLeaseExpiresAndTheLateResultIsRefused", func(t *testing.T) {
 		t.Parallel()
-		db := openDB(t, durable.Options{Clock: durable.WallClock})
+		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3, LeaseTimeout: 200 * time.Millisecond})
 		q.Submit("long")
 		var runs atomic.Int32
@@ -285,7 +285,7 @@ func TestWorker(t *testing.T) {
 
 	t.Run("AnIdleWorkerWakesOnANotificationNotThePoll", func(t *testing.T) {
 		t.Parallel()
-		db := openDB(t, durable.Options{Clock: durable.WallClock})
+		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 1})
 		started := make(chan time.Time, 10)
 		w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
@@ -312,7 +312,7 @@ func TestWorker(t *testing.T) {
 
 	t.Run("ShutdownFinishesRunningHandlersWithinTheGrace", func(t *testing.T) {
 		t.Parallel()
-		db := openDB(t, durable.Options{Clock: durable.WallClock})
+		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3})
 		q.Submit("a")
 		running := make(chan struct{})
@@ -331,7 +331,7 @@ func TestWorker(t *testing.T) {
 
 	t.Run("ShutdownReleasesWhatOutlivesTheGrace", func(t *testing.T) {
 		t.Parallel()
-		db := openDB(t, durable.Options{Clock: durable.WallClock})
+		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3})
 		q.Submit("stuck")
 		running := make(chan struct{})

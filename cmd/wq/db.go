@@ -53,7 +53,7 @@ func (q dbQueue) Strategy() string { return q.strategy }
 // fresh one) and returns the scenario option that makes its queue, and a
 // function that closes it.
 func openDB(ctx context.Context, url, dag string) (func(core.Config) (scenario.Queue, error), func(), error) {
-	db, err := durable.Open(ctx, url, durable.Options{})
+	db, err := durable.Open(ctx, url, durable.Options{VirtualClock: true})
 	if err != nil {
 		return nil, nil, err
 	}
