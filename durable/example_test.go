@@ -4,32 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/durable"
-	"github.com/dagq/dagq/internal/pgtest"
 )
 
 // A diamond in Postgres: fetch dies, what waits on it is blocked, and a
-// redrive releases it. Without PostgreSQL the example prints what it would.
+// redrive releases it. It runs against the database at $DATABASE_URL;
+// TestExamples runs it against a throwaway PostgreSQL and checks that it
+// prints
+//
+//	fetch: DEAD
+//	parse: BLOCKED blocked by fetch
+//	parse: PENDING
 func Example() {
-	s, err := pgtest.Default()
-	if errors.Is(err, pgtest.ErrNoPostgres) {
-		fmt.Println("fetch: DEAD\nparse: BLOCKED blocked by fetch\nparse: PENDING")
-		return
-	}
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
 	ctx := context.Background()
-	url, err := s.CreateDatabase("dagq_example")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer s.DropDatabase("dagq_example")
-	db, err := durable.Open(ctx, url, durable.Options{})
+	db, err := durable.Open(ctx, os.Getenv("DATABASE_URL"), durable.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -53,8 +44,4 @@ func Example() {
 	q.Redrive("fetch")
 	st, _ = q.Status("parse")
 	fmt.Println("parse:", st)
-	// Output:
-	// fetch: DEAD
-	// parse: BLOCKED blocked by fetch
-	// parse: PENDING
 }
