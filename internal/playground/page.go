@@ -29,8 +29,8 @@ type Page struct {
 	panels   []string // with embed, the panels shown besides the drawing
 	undo     []snapshot
 
-	visits     []uint64 // visits[k]: edges examined by the submits of steps 1…k
-	visitsFor  *scenario.Session
+	visits     []uint64     // visits[k]: edges examined by the submits of steps 1…k
+	visitsFor  visitsKey    // the run the visits were counted for
 	times      timeSettings // what the script says of time, read for timesFor at timesLen steps
 	timesFor   *scenario.Session
 	timesLen   int

@@ -774,3 +774,23 @@ func TestARedriveOfferedIsNotRefused(t *testing.T) {
 		t.Error("no step of poison-pill offers a forced redrive")
 	}
 }
+
+// TestVisitsTotalFollowsTheStrategy: at chain-200's step 100, switching
+// the cycle check to dfs gives the total a fresh page opened with dfs
+// gives; the page once kept twoway's running total (99) after the switch,
+// where dfs had examined 4,950 edges.
+func TestVisitsTotalFollowsTheStrategy(t *testing.T) {
+	t.Parallel()
+	p := open(t, "scenario=chain-200&step=100", "")
+	before := p.Visits().Total
+	if err := p.SetStrategy("dfs"); err != nil {
+		t.Fatal(err)
+	}
+	fresh := open(t, "scenario=chain-200&step=100&strategy=dfs", "")
+	if got, want := p.Visits(), fresh.Visits(); got != want {
+		t.Errorf("after switching to dfs: %+v; opened with dfs: %+v (twoway's total was %d)", got, want, before)
+	}
+	if got := p.Visits().Total; got == before {
+		t.Errorf("dfs's total is twoway's, %d", got)
+	}
+}

@@ -63,14 +63,22 @@ type Visits struct {
 	Total uint64
 }
 
+// visitsKey is the run whose visit counts the page keeps: a session is
+// run again in place when its strategy changes, or its script.
+type visitsKey struct {
+	s              *scenario.Session
+	text, strategy string
+}
+
 // Visits returns the cycle check's counts at the step shown. The totals
-// are kept per session up to the furthest step shown, so that it costs
-// O(1) a step once computed, and asks nothing of the steps after it.
+// are kept per run (session, script and strategy) up to the furthest step
+// shown, so that it costs O(1) a step once computed, and asks nothing of
+// the steps after it.
 func (p *Page) Visits() Visits {
 	s := p.s
 	k := s.Cursor()
-	if p.visitsFor != s || len(p.visits) > s.Len()+1 {
-		p.visits, p.visitsFor = []uint64{0}, s
+	if key := (visitsKey{s, s.Text(), s.Strategy()}); p.visitsFor != key || len(p.visits) > s.Len()+1 {
+		p.visits, p.visitsFor = []uint64{0}, key
 	}
 	for j := len(p.visits); j <= k; j++ {
 		v, _ := s.Visits(j)
@@ -197,6 +205,10 @@ func (p *Page) Counts() (counts []Count, all int) {
 	}
 	return counts, len(p.s.GraphAt(StepEnd))
 }
+
+// OfAll says how many tasks the whole script submits, after the counts
+// of the states: "of 1 task", "of 444 tasks".
+func OfAll(all int) string { return "of " + plural(all, "task") }
 
 // GhostLabel is the label of a task not submitted at the step shown.
 const GhostLabel = "◌ NOT SUBMITTED"
