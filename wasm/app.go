@@ -704,7 +704,7 @@ func (a *app) renderCounts() {
 		st := render.StyleOf(c.State)
 		b.WriteString(`<li class="badge" data-state="` + string(c.State) + `">` + st.Icon + " " + st.Label + " " + strconv.Itoa(c.N) + `</li>`)
 	}
-	b.WriteString(`<li class="muted">of ` + strconv.Itoa(all) + ` tasks</li>`)
+	b.WriteString(`<li class="muted">` + playground.OfAll(all) + `</li>`)
 	a.el.counts.Set("innerHTML", b.String())
 }
 

@@ -29,8 +29,11 @@ type Board struct {
 	// timers holds the deadline of each RUNNING task's lease that expires
 	// and the due time of each DELAYED task.
 	timers map[string]time.Duration
-	// alerting: the growth alert is raised (Alert, until Cleared).
-	alerting bool
+	// alerting: the growth alert is raised (Alert, until Cleared);
+	// alertCount and alertWindow are its rule, from the last Alert.
+	alerting    bool
+	alertCount  int
+	alertWindow time.Duration
 	// count holds how many tasks are in each state, so that the counts
 	// cost O(1) to read.
 	count [numStates]int
@@ -67,6 +70,9 @@ func (b *Board) apply(e *core.Event) {
 		return
 	case core.EventAlert, core.EventCleared:
 		b.alerting = e.Kind == core.EventAlert
+		if b.alerting {
+			b.alertCount, b.alertWindow = e.Count, e.Window
+		}
 		return
 	case core.EventRedriveStarted, core.EventRedriveProgress, core.EventRedriveDone, core.EventRedriveCancelled:
 		return // its tasks' own events follow or came before
@@ -180,6 +186,11 @@ func (b *Board) blast(root string, d int) {
 // Alerting reports whether the growth alert is raised, as the events say.
 func (b *Board) Alerting() bool { return b.alerting }
 
+// AlertRule returns the rule of the growth alert last raised: it rises
+// when count entries or more enter the dead-letter queue within window.
+// Both are 0 before any alert.
+func (b *Board) AlertRule() (count int, window time.Duration) { return b.alertCount, b.alertWindow }
+
 // leaveReady takes a task out of the READY line: from the front, as Next
 // does, or from wherever it is should events ever say otherwise.
 func (b *Board) leaveReady(task string) {
@@ -267,7 +278,7 @@ func (b *Board) clone() Board {
 		timers: maps.Clone(b.timers),
 		count:  b.count,
 
-		alerting: b.alerting,
+		alerting: b.alerting, alertCount: b.alertCount, alertWindow: b.alertWindow,
 	}
 	b.liveDLQ(func(d core.DeadLetter) { c.enterDLQ(d) })
 	return c

@@ -88,8 +88,12 @@ func (p *Page) Console() Console {
 		c.Groups = append(c.Groups, cg)
 	}
 	if b.Alerting() {
+		// The alert stays up while the queue shrinks (a redrive takes
+		// entries out): it says what raised it, not that it grows.
 		entries := len(b.DeadLetters())
-		c.Alert = "Dead-letter queue alert: it is growing fast (" + strconv.Itoa(entries) + " in it now). It clears when the growth stops."
+		count, window := b.AlertRule()
+		c.Alert = "Dead-letter queue alert: " + strconv.Itoa(count) + " or more dead letters came in within " + scenario.FormatDuration(window) +
+			"; " + strconv.Itoa(entries) + " in it now. It clears when fewer come in within " + scenario.FormatDuration(window) + "."
 	}
 	return c
 }

@@ -58,8 +58,12 @@ func Explain(s *scenario.Session, k int) string {
 		}
 	case scenario.OpComplete:
 		out := c.Task + " SUCCEEDED."
-		if ready := byKind(core.EventReady); len(ready) > 0 {
-			out += " Its last dependency done, " + nameList(ready) + " " + isAre(len(ready)) + " READY."
+		switch ready := byKind(core.EventReady); len(ready) {
+		case 0:
+		case 1:
+			out += " " + ready[0] + " waited on nothing else and is READY."
+		default:
+			out += " " + plural(len(ready), "task") + " waited on nothing else and are READY: " + nameList(ready) + "."
 		}
 		return out
 	case scenario.OpFail:
@@ -109,7 +113,7 @@ func Explain(s *scenario.Session, k int) string {
 		}
 	case scenario.OpAdvance:
 		out := "The clock moves to " + scenario.FormatDuration(st.Now) + ":"
-		var fired []string
+		var fired, batches []string
 		for _, e := range st.Events {
 			switch e.Kind {
 			case core.EventExpired:
@@ -124,12 +128,24 @@ func Explain(s *scenario.Session, k int) string {
 				fired = append(fired, e.Task+" falls due and joins the back of the READY line")
 			case core.EventBlocked:
 				fired = append(fired, e.Task+" is BLOCKED")
+			case core.EventRedriveProgress, core.EventRedriveDone, core.EventRedriveCancelled:
+				// A paced redrive's batch fell due: named as wq run names it.
+				batches = append(batches, e.String())
 			}
 		}
-		if len(fired) == 0 {
+		if len(fired) == 0 && len(batches) == 0 {
 			return out + " nothing falls due."
 		}
-		return out + " " + listNames(fired, 6) + "."
+		if len(fired) > 0 {
+			out += " " + listNames(fired, 6) + "."
+		}
+		for _, b := range batches {
+			out += " " + b + "."
+		}
+		if freed := byKind(core.EventUnblocked); len(freed) > 0 {
+			out += " Released: " + nameList(freed) + "."
+		}
+		return out
 	case scenario.OpHeartbeat:
 		for _, e := range st.Events {
 			if e.Kind == core.EventHeartbeat && e.Deadline > 0 {

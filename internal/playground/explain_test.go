@@ -2,8 +2,10 @@ package playground_test
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
 )
@@ -51,7 +53,7 @@ func TestExplain(t *testing.T) {
 		{"Death", fail3, "a is DEAD: failed after 3 attempts: connection reset. Blocked downstream, nearest first: b, c, d."},
 		{"Expect", fail3 + 1, "expect holds: a is DEAD."},
 		{"Redrive", redrive, "a is redriven: READY with fresh attempts. Released: b, c, d."},
-		{"Complete", complete, "a SUCCEEDED. Its last dependency done, b, c are READY."},
+		{"Complete", complete, "a SUCCEEDED. 2 tasks waited on nothing else and are READY: b, c."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,6 +105,52 @@ func TestAbout(t *testing.T) {
 	for _, e := range scenario.Library() {
 		if playground.About(e.Text) == "" {
 			t.Errorf("%s: no description", e.Name)
+		}
+	}
+}
+
+// TestExplainAdvanceNamesARedrivesBatch: in the outage, an advance while
+// a paced redrive runs redrives its next batch; the caption names the
+// batch as wq run does, and the tasks it releases, where it once said
+// "nothing falls due" (at step 767: DEAD 33 → 23, BLOCKED 301 → 201).
+func TestExplainAdvanceNamesARedrivesBatch(t *testing.T) {
+	t.Parallel()
+	e, _ := scenario.Lookup("outage")
+	s := mustSession(t, e.Text, scenario.Options{})
+	batches := 0
+	for k := 1; k <= s.Len(); k++ {
+		st := s.Step(k)
+		if st.Command.Op != scenario.OpAdvance {
+			continue
+		}
+		var progress []core.Event
+		for _, e := range st.Events {
+			if e.Kind == core.EventRedriveProgress {
+				progress = append(progress, e)
+			}
+		}
+		got := playground.Explain(s, k)
+		if len(progress) == 0 {
+			continue
+		}
+		batches++
+		if strings.Contains(got, "nothing falls due") || !strings.Contains(got, progress[0].String()) || !strings.Contains(got, "Released: ") {
+			t.Errorf("step %d redrives %s; its caption says %q", k, progress[0].String(), got)
+		}
+	}
+	if batches < 3 {
+		t.Errorf("%d advances redrive a batch of the outage's paced redrive, want 3 or more", batches)
+	}
+	if got := playground.Explain(s, 767); !strings.Contains(got, "redriven, 20 of 40") {
+		t.Errorf("step 767: %q", got)
+	}
+}
+
+// TestOfAll: "of 1 task", never "of 1 tasks".
+func TestOfAll(t *testing.T) {
+	for n, want := range map[int]string{0: "of 0 tasks", 1: "of 1 task", 444: "of 444 tasks"} {
+		if got := playground.OfAll(n); got != want {
+			t.Errorf("OfAll(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -32,7 +32,7 @@ type LevelProgress struct {
 	Streak   int           // right answers in a row, up to the last
 	Best     int           // the longest streak
 	Missed   map[Topic]int // answers wrong, by topic
-	Done     []string      // exercises finished, as "set/name", first first
+	Done     []string      // exercises finished with every answer right, as "set/name", first first
 }
 
 // maxDone caps the exercises remembered as finished per level, so that

@@ -250,3 +250,34 @@ func TestPracticeMarkupHasAnInputPerChoiceAndTask(t *testing.T) {
 		t.Errorf("the summary of an all-wrong exercise links %d steps, want %d", n, p.Len())
 	}
 }
+
+// TestAnExerciseIsTickedOnlyWhenAllRight: an exercise finished with every
+// answer wrong gets no ✓ in the picker (it once did, at 0 of 9); one
+// finished with every answer right does.
+func TestAnExerciseIsTickedOnlyWhenAllRight(t *testing.T) {
+	for _, right := range []bool{false, true} {
+		pl, _ := PracticeFrom("?practice=L4&set=book&ex=1", "")
+		tr, err := NewTrainer(pl, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			q, ok := tr.Practice().Current()
+			if !ok {
+				break
+			}
+			a := Answer{Task: "\x00"}
+			if right {
+				a = q.Want
+			}
+			tr.Answer(a)
+			if !tr.Next() {
+				break
+			}
+		}
+		ticked := strings.HasSuffix(tr.ExerciseChoices()[0].Label, "✓")
+		if ticked != right {
+			t.Errorf("every answer right: %v; the picker says %q", right, tr.ExerciseChoices()[0].Label)
+		}
+	}
+}

@@ -94,7 +94,7 @@ func (t *Trainer) Stored() string { return t.progress.Encode() }
 
 // Answer grades an answer to the current question, plays its step and
 // counts it in the progress (the exercise as finished after its last
-// question). ok is false, and nothing changes, when there is no question
+// question, when every answer was right). ok is false, and nothing changes, when there is no question
 // waiting for an answer.
 func (t *Trainer) Answer(a Answer) (r Result, ok bool) {
 	q, ok := t.p.Current()
@@ -103,7 +103,9 @@ func (t *Trainer) Answer(a Answer) (r Result, ok bool) {
 	}
 	r, _ = t.p.Answer(a)
 	t.progress.Record(t.link.Level, q, r)
-	if t.p.at == len(t.p.questions)-1 {
+	if right, answered := t.p.Score(); t.p.at == len(t.p.questions)-1 && right == answered {
+		// Ticked in the picker only when every answer was right: a ✓ at
+		// 0 of 9 said the opposite of what happened.
 		t.progress.Finish(t.p.ex)
 	}
 	t.keep()
