@@ -214,7 +214,13 @@ const taskSelector = "#graph g[data-task], #ready-line li[data-task]"
 func (a *app) keydown(ev js.Value) {
 	k := ev
 	el := ev.Get("target")
-	switch playground.KeyFor(k.Get("key").String(), k.Get("ctrlKey").Bool() || k.Get("metaKey").Bool(), k.Get("altKey").Bool(), target(el)) {
+	key := playground.KeyFor(k.Get("key").String(), k.Get("ctrlKey").Bool() || k.Get("metaKey").Bool(), k.Get("altKey").Bool(), target(el))
+	if a.pr != nil && a.pr.t != nil {
+		key = playground.PracticeKey(key, a.pr.t.Practice())
+	}
+	switch key {
+	case playground.KeyNextQuestion:
+		a.nextQuestion()
 	case playground.KeyClose:
 		a.hidePopover()
 		setHidden(a.el.sharePanel, true)

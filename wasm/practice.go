@@ -73,14 +73,7 @@ func (a *app) wirePractice() {
 		ev.Call("preventDefault")
 		a.answerPractice()
 	})
-	on(e.next, "click", func(js.Value) {
-		if pr.t.Next() {
-			pr.store()
-			a.render(false)
-			a.renderPractice()
-			focusFirst(e.inputs)
-		}
-	})
+	on(e.next, "click", func(js.Value) { a.nextQuestion() })
 	// While practising, the drawing, the side panels and the keys must not
 	// move the script on: that would give the answers away, or change them.
 	window := js.Global()
@@ -195,6 +188,17 @@ func (a *app) answerPractice() {
 		pr.el.summary.Call("focus")
 	} else {
 		pr.el.next.Call("focus")
+	}
+}
+
+// nextQuestion goes on from an answered question to the next one.
+func (a *app) nextQuestion() {
+	pr := a.pr
+	if pr.t.Next() {
+		pr.store()
+		a.render(false)
+		a.renderPractice()
+		focusFirst(pr.el.inputs)
 	}
 }
 

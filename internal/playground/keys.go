@@ -22,19 +22,20 @@ const (
 type Key uint8
 
 const (
-	KeyNone       Key = iota // let the browser have it
-	KeyBack                  // ← : one step back
-	KeyForward               // → : one step forward
-	KeyFirst                 // Home: step 0
-	KeyLast                  // End: the last step
-	KeyPlayPause             // space: play or pause
-	KeyClose                 // Escape: close the popover and the share panel
-	KeyActTask               // Enter or space on a task: as a click
-	KeyUndo                  // Ctrl+Z or ⌘Z outside a text field: undo
-	KeyZoomIn                // + or =: zoom the drawing in
-	KeyZoomOut               // -: zoom it out
-	KeyZoomFit               // 0: fit the whole graph
-	KeyZoomActual            // 1: show the drawing at its size (100%)
+	KeyNone         Key = iota // let the browser have it
+	KeyBack                    // ← : one step back
+	KeyForward                 // → : one step forward
+	KeyFirst                   // Home: step 0
+	KeyLast                    // End: the last step
+	KeyPlayPause               // space: play or pause
+	KeyClose                   // Escape: close the popover and the share panel
+	KeyActTask                 // Enter or space on a task: as a click
+	KeyUndo                    // Ctrl+Z or ⌘Z outside a text field: undo
+	KeyZoomIn                  // + or =: zoom the drawing in
+	KeyZoomOut                 // -: zoom it out
+	KeyZoomFit                 // 0: fit the whole graph
+	KeyZoomActual              // 1: show the drawing at its size (100%)
+	KeyNextQuestion            // → while practising, the question answered: the next question
 )
 
 // KeyFor decides what a key (a KeyboardEvent's key) does where it was
@@ -84,4 +85,26 @@ func KeyFor(key string, ctrl, alt bool, at Target) Key {
 		return KeyZoomActual
 	}
 	return KeyNone
+}
+
+// PracticeKey decides what a key, as [KeyFor] read it, does while an
+// exercise is practised (p; nil when not practising): the timeline is
+// locked until the exercise is done, since a step forward, End or play
+// would show the answers to the questions still to come, and Enter on a
+// task would act on the queue; → once the question is answered goes on to
+// the next question. Zoom and Escape stay as they are.
+func PracticeKey(k Key, p *Practice) Key {
+	if p == nil || p.Done() {
+		return k
+	}
+	switch k {
+	case KeyForward:
+		if _, graded := p.Graded(); graded {
+			return KeyNextQuestion
+		}
+		return KeyNone
+	case KeyBack, KeyFirst, KeyLast, KeyPlayPause, KeyUndo, KeyActTask:
+		return KeyNone
+	}
+	return k
 }

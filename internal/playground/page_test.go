@@ -794,3 +794,40 @@ func TestVisitsTotalFollowsTheStrategy(t *testing.T) {
 		t.Errorf("dfs's total is twoway's, %d", got)
 	}
 }
+
+// TestPracticeKeyLocksTheTimeline: while a question waits for its answer
+// the timeline keys do nothing; once answered, → is the next question;
+// once the exercise is done, the keys step again.
+func TestPracticeKeyLocksTheTimeline(t *testing.T) {
+	ex, _, ok := playground.FindExercise(playground.L4, "1")
+	if !ok {
+		t.Fatal("no exercise 1 at L4")
+	}
+	p, _ := playground.NewPractice(ex, false)
+	timeline := []playground.Key{playground.KeyBack, playground.KeyForward, playground.KeyFirst, playground.KeyLast, playground.KeyPlayPause, playground.KeyUndo, playground.KeyActTask}
+	for _, k := range timeline {
+		if got := playground.PracticeKey(k, p); got != playground.KeyNone {
+			t.Errorf("key %d before the answer: %d", k, got)
+		}
+	}
+	if got := playground.PracticeKey(playground.KeyZoomIn, p); got != playground.KeyZoomIn {
+		t.Errorf("zoom while practising: %d", got)
+	}
+	p.Answer(playground.Answer{Task: "\x00"})
+	if got := playground.PracticeKey(playground.KeyForward, p); got != playground.KeyNextQuestion {
+		t.Errorf("→ after the answer: %d, want the next question", got)
+	}
+	if got := playground.PracticeKey(playground.KeyLast, p); got != playground.KeyNone {
+		t.Errorf("End after the answer: %d", got)
+	}
+	for !p.Done() {
+		p.Answer(playground.Answer{Task: "\x00"})
+		p.Next()
+	}
+	if got := playground.PracticeKey(playground.KeyLast, p); got != playground.KeyLast {
+		t.Errorf("End once done: %d", got)
+	}
+	if got := playground.PracticeKey(playground.KeyLast, nil); got != playground.KeyLast {
+		t.Errorf("End when not practising: %d", got)
+	}
+}

@@ -102,7 +102,8 @@ type Chip struct {
 // collapsed, its first [ReadyCollapsed] chips and a toggle that says how
 // many more wait ("+57 more"); open, up to [ReadyOpen] chips and a toggle
 // to collapse it ("show fewer"). The toggle is "" when there is nothing to
-// open or collapse.
+// open or collapse. While practising ([Page.Practise]) the front is
+// neither marked nor said to be what next hands out: a question may ask.
 func (p *Page) ReadyLine(open bool) (chips []Chip, toggle string) {
 	line := p.s.Ready()
 	limit := ReadyCollapsed
@@ -113,7 +114,9 @@ func (p *Page) ReadyLine(open bool) (chips []Chip, toggle string) {
 	chips = make([]Chip, len(shown))
 	for i, t := range shown {
 		chips[i] = Chip{Task: t, Title: t + " — number " + strconv.Itoa(i+1) + " in line"}
-		if i == 0 {
+		if i == 0 && !p.practising {
+			// While practising, the question may be which task next
+			// hands out.
 			chips[i].Front = true
 			chips[i].Title = t + " — front of the line: next hands it out (click)"
 		}
@@ -252,7 +255,7 @@ func (p *Page) TaskAs(name string, st core.State, reason string) TaskView {
 	v.Aria = v.Tip
 	switch st {
 	case core.Ready:
-		if p.frontOfLine() == name {
+		if !p.practising && p.frontOfLine() == name {
 			v.Aria += "; press Enter to hand it out"
 		}
 	case core.Running:

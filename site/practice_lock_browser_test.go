@@ -1,0 +1,64 @@
+package site_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp/kb"
+
+	pg "github.com/dagq/dagq/internal/playground"
+)
+
+// TestPracticeLocksTheTimeline: in L4's first exercise, End and → before
+// and after Check once stepped the hidden timeline, so that the drawing
+// and the log showed the answers to every later question while the panel
+// asked the first; and the READY line said which task next hands out
+// while that was the question. The timeline stays at the question's step
+// now, and → after Check is the next question.
+func TestPracticeLocksTheTimeline(t *testing.T) {
+	ctx, base := playground(t)
+	ex, _, ok := pg.FindExercise(pg.L4, "1")
+	if !ok {
+		t.Fatal("no exercise 1 at L4")
+	}
+	p, _ := pg.NewPractice(ex, false)
+	qs := p.Questions()
+	open(t, ctx, base, "/?practice=L4&set=book&ex=1")
+	waitFor(t, ctx, `document.querySelector('#practice-status').textContent.startsWith('Question 1 of')`)
+	if got := stepShown(t, ctx); got != qs[0].Step-1 {
+		t.Fatalf("question 1 is asked at step %d, want %d", got, qs[0].Step-1)
+	}
+	if got := eval[string](t, ctx, `Array.from(document.querySelectorAll('#ready-line li, #graph g[data-task]'),
+		e => (e.title || '') + ' ' + (e.getAttribute('aria-label') || '')).join(' | ')`); strings.Contains(got, "next hands it out") || strings.Contains(got, "hand it out") {
+		t.Errorf("while practising, the page says what next hands out: %s", got)
+	}
+	settleKeys := func() { settle(t, ctx) }
+	for _, key := range []string{kb.End, kb.ArrowRight, " "} {
+		press(t, ctx, key)
+		settleKeys()
+		if got := stepShown(t, ctx); got != qs[0].Step-1 {
+			t.Fatalf("%q before Check moved the page to step %d", key, got)
+		}
+	}
+	click(t, ctx, "#practice-check")
+	waitFor(t, ctx, `!document.querySelector('#practice-result').hidden`)
+	if got := stepShown(t, ctx); got != qs[0].Step {
+		t.Fatalf("question 1 is graded at step %d, want %d", got, qs[0].Step)
+	}
+	for _, key := range []string{kb.End, kb.Home, kb.ArrowLeft} {
+		press(t, ctx, key)
+		settleKeys()
+		if got := stepShown(t, ctx); got != qs[0].Step {
+			t.Fatalf("%q after Check moved the page to step %d", key, got)
+		}
+	}
+	press(t, ctx, kb.ArrowRight)
+	waitFor(t, ctx, `document.querySelector('#practice-status').textContent.startsWith('Question 2 of')`)
+	if got := stepShown(t, ctx); got != qs[1].Step-1 {
+		t.Errorf("→ after Check shows step %d, want question 2's, %d", got, qs[1].Step-1)
+	}
+	if got := text(t, ctx, "#step-label"); !strings.Contains(got, strconv.Itoa(qs[1].Step-1)) {
+		t.Logf("the hidden step label says %q", got)
+	}
+}
