@@ -64,7 +64,7 @@ func (p *dagqPeer) restore(ctx context.Context, b *testing.B, shape string, n in
 	}
 	if !p.snapshots[shape] {
 		for _, t := range durableShape(shape, n) {
-			if err := q.Submit(t.Name, t.Deps...); err != nil {
+			if err := q.Submit(ctx, t.Name, t.Deps...); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -147,7 +147,7 @@ func (p *dagqPeer) burn(ctx context.Context, b *testing.B, shape string, n, work
 	lat := make([]time.Duration, 0, trickle)
 	for i := n; i < n+trickle; i++ {
 		t0 := time.Now()
-		if err := q.Submit(fmt.Sprintf("trickle%d", i)); err != nil {
+		if err := q.Submit(context.Background(), fmt.Sprintf("trickle%d", i)); err != nil {
 			b.Fatal(err)
 		}
 		select {

@@ -1,6 +1,7 @@
 package durable
 
 import (
+	"context"
 	"time"
 
 	"github.com/dagq/dagq/core"
@@ -95,21 +96,21 @@ func (t *txn) emitAlert(k core.EventKind) {
 // Alerting reports whether the DAG's growth alert is raised, as it stood
 // at the last commit: at least Config.Alert.Entries tasks entered the DLQ
 // within the last Window. One statement.
-func (q *Queue) Alerting() bool {
+func (q *Queue) Alerting(ctx context.Context) (bool, error) {
 	var on bool
-	if err := q.db.pool.QueryRow(q.ctx, "SELECT alert_on FROM dagq_dags WHERE dag = $1", q.dag).Scan(&on); err != nil {
-		return false
+	if err := q.db.pool.QueryRow(ctx, "SELECT alert_on FROM dagq_dags WHERE dag = $1", q.dag).Scan(&on); err != nil {
+		return false, q.readErr(err)
 	}
-	return on
+	return on, nil
 }
 
 // AlertConfig returns the DAG's growth alert (zero: off).
-func (q *Queue) AlertConfig() core.Alert {
+func (q *Queue) AlertConfig(ctx context.Context) (core.Alert, error) {
 	var a core.Alert
 	var w int64
-	if err := q.db.pool.QueryRow(q.ctx, "SELECT alert_entries, alert_window FROM dagq_dags WHERE dag = $1", q.dag).Scan(&a.Entries, &w); err != nil {
-		return core.Alert{}
+	if err := q.db.pool.QueryRow(ctx, "SELECT alert_entries, alert_window FROM dagq_dags WHERE dag = $1", q.dag).Scan(&a.Entries, &w); err != nil {
+		return core.Alert{}, q.readErr(err)
 	}
 	a.Window = time.Duration(w)
-	return a
+	return a, nil
 }

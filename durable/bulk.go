@@ -1,6 +1,7 @@
 package durable
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,8 +14,12 @@ import (
 // DeadLetterGroups returns the DEAD entries of the dead-letter queue
 // grouped by the fingerprint of their error, in the order of their first
 // entry, as core's Queue.DeadLetterGroups.
-func (q *Queue) DeadLetterGroups() []core.DeadLetterGroup {
-	return core.GroupDeadLetters(q.DeadLetters())
+func (q *Queue) DeadLetterGroups(ctx context.Context) ([]core.DeadLetterGroup, error) {
+	dl, err := q.DeadLetters(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return core.GroupDeadLetters(dl), nil
 }
 
 // RedriveMatching redrives the DEAD tasks sel matches, in DLQ order,
@@ -38,7 +43,7 @@ func (q *Queue) DeadLetterGroups() []core.DeadLetterGroup {
 // The cost is one statement to match (O(entries) rows), and per batch of
 // k tasks one to read the states of the tasks still to come, the
 // redrive's own (redriveRoots), and one to record the progress.
-func (q *Queue) RedriveMatching(sel core.Selector, rate core.Rate) (core.RedriveJob, error) {
+func (q *Queue) RedriveMatching(ctx context.Context, sel core.Selector, rate core.Rate) (core.RedriveJob, error) {
 	if err := validSelector(sel); err != nil {
 		return core.RedriveJob{}, err
 	}
@@ -46,7 +51,7 @@ func (q *Queue) RedriveMatching(sel core.Selector, rate core.Rate) (core.Redrive
 		return core.RedriveJob{}, fmt.Errorf("core: rate %d per %v: want at least 1 task per period above 0, or the zero Rate (all at once)", rate.N, rate.Per)
 	}
 	var job core.RedriveJob
-	err := q.run(func(t *txn) error {
+	err := q.run(ctx, func(t *txn) error {
 		if err := t.lock(); err != nil {
 			return err
 		}
@@ -191,13 +196,14 @@ func nonNil(s []string) []string {
 
 // PreviewRedrive returns what RedriveMatching with sel would do now,
 // changing nothing, as core's Queue.PreviewRedrive: it runs the redrive in
-// a transaction and rolls it back.
-func (q *Queue) PreviewRedrive(sel core.Selector) core.RedrivePreview {
+// a transaction and rolls it back. A selector core refuses previews
+// nothing; an error says the database could not be asked.
+func (q *Queue) PreviewRedrive(ctx context.Context, sel core.Selector) (core.RedrivePreview, error) {
 	p := core.RedrivePreview{Selector: sel}
 	if validSelector(sel) != nil {
-		return p
+		return p, nil
 	}
-	q.db.run(q.ctx, q.dag, &q.events, nil, func(t *txn) error {
+	err := q.db.run(ctx, q.dag, &q.events, nil, func(t *txn) error {
 		if err := t.lock(); err != nil {
 			return err
 		}
@@ -231,15 +237,18 @@ func (q *Queue) PreviewRedrive(sel core.Selector) core.RedrivePreview {
 		t.events = nil
 		return refusal{} // roll back: a preview changes nothing
 	})
-	return p
+	if err != nil {
+		return core.RedrivePreview{Selector: sel}, err
+	}
+	return p, nil
 }
 
 // CancelRedrive stops the bulk redrive in progress, as core's: the tasks
 // it redrove stay redriven, the others stay DEAD, and
 // EventRedriveCancelled says how far it got; one transaction. It refuses,
 // changing nothing, when none is in progress (ErrNoRedrive).
-func (q *Queue) CancelRedrive() error {
-	return q.run(func(t *txn) error {
+func (q *Queue) CancelRedrive(ctx context.Context) error {
+	return q.run(ctx, func(t *txn) error {
 		if err := t.lock(); err != nil {
 			return err
 		}
@@ -262,9 +271,9 @@ func (q *Queue) CancelRedrive() error {
 
 // Redriving returns the bulk redrive in progress, as it stood at the last
 // commit; false if none is.
-func (q *Queue) Redriving() (core.RedriveJob, bool) {
+func (q *Queue) Redriving(ctx context.Context) (core.RedriveJob, bool, error) {
 	var j core.RedriveJob
-	err := q.run(func(t *txn) error {
+	err := q.run(ctx, func(t *txn) error {
 		if err := t.load(); err != nil {
 			return err
 		}
@@ -275,7 +284,13 @@ func (q *Queue) Redriving() (core.RedriveJob, bool) {
 		j, err = t.job()
 		return err
 	})
-	return j, err == nil
+	if errors.Is(err, core.ErrNoRedrive) {
+		return core.RedriveJob{}, false, nil
+	}
+	if err != nil {
+		return core.RedriveJob{}, false, err
+	}
+	return j, true, nil
 }
 
 // match returns the DEAD tasks sel matches, in DLQ order: those to redrive

@@ -68,7 +68,7 @@ func TestWorkersAndSubmitsAtOnceLoseNothing(t *testing.T) {
 		defer wg.Done()
 		defer submitted.Store(true)
 		for _, s := range subs {
-			if err := s.q.Submit(s.task, s.deps...); err != nil {
+			if err := s.q.Submit(bg, s.task, s.deps...); err != nil {
 				t.Errorf("submit %s: %v", s.task, err)
 				return
 			}
@@ -161,7 +161,7 @@ func TestCompleteBatchRefusesOnlyTheStaleLease(t *testing.T) {
 	db := openDB(t, durable.Options{})
 	q := openQueue(t, db, core.Config{MaxAttempts: 3})
 	for _, s := range [][]string{{"a"}, {"b"}, {"c"}, {"d", "a", "c"}} {
-		if err := q.Submit(s[0], s[1:]...); err != nil {
+		if err := q.Submit(bg, s[0], s[1:]...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -177,11 +177,11 @@ func TestCompleteBatchRefusesOnlyTheStaleLease(t *testing.T) {
 		t.Fatalf("CompleteBatch: %v, want nil, ErrNotRunning, nil", errs)
 	}
 	for task, want := range map[string]core.State{"a": core.Succeeded, "b": core.Ready, "c": core.Succeeded, "d": core.Ready} {
-		if st, _ := q.Status(task); st != want {
+		if st, _ := status(t, q, task); st != want {
 			t.Errorf("%s is %s, want %s", task, st, want)
 		}
 	}
-	if got := q.ReadyTasks(); len(got) != 2 || got[0] != "b" || got[1] != "d" {
+	if got := readyTasks(t, q); len(got) != 2 || got[0] != "b" || got[1] != "d" {
 		t.Errorf("READY line %v, want [b d]", got)
 	}
 }

@@ -83,7 +83,7 @@ func TestStatementsPerSubmitDoNotGrowWithTheGraph(t *testing.T) {
 			if i == len(ops)-last {
 				c.n.Store(0)
 			}
-			if err := q.Submit(op[0], op[1:]...); err != nil {
+			if err := q.Submit(bg, op[0], op[1:]...); err != nil {
 				t.Fatalf("%s: submit %v: %v", s.name, op, err)
 			}
 		}
@@ -111,17 +111,17 @@ func TestStatementsPerComplete(t *testing.T) {
 	db := openDB(t, durable.Options{Tracer: c})
 	q := openQueue(t, db, core.Config{MaxAttempts: 1})
 	for _, s := range [][]string{{"a"}, {"b"}, {"c", "b"}} {
-		if err := q.Submit(s[0], s[1:]...); err != nil {
+		if err := q.Submit(bg, s[0], s[1:]...); err != nil {
 			t.Fatal(err)
 		}
 	}
 	count := func() int64 {
-		l, ok := q.Next()
+		l, ok := next(t, q)
 		if !ok {
 			t.Fatal("nothing READY")
 		}
 		c.n.Store(0)
-		if err := q.Complete(l); err != nil {
+		if err := q.Complete(bg, l); err != nil {
 			t.Fatal(err)
 		}
 		return c.n.Load()

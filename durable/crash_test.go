@@ -206,7 +206,7 @@ func crashDAG(t *testing.T, q *durable.Queue, n int, seed uint64) {
 				deps = append(deps, names[rng.IntN(i)])
 			}
 		}
-		if err := q.Submit(name, deps...); err != nil {
+		if err := q.Submit(bg, name, deps...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -367,7 +367,7 @@ func TestCrashWorkerKilled(t *testing.T) {
 	if _, err := db.Fail(ctx, saved.Lease, errors.New("late")); !errors.Is(err, core.ErrLeaseExpired) {
 		t.Errorf("the late failure got %v, want it refused with ErrLeaseExpired", err)
 	}
-	if st, _ := q.Status("victim"); st != core.Succeeded {
+	if st, _ := status(t, q, "victim"); st != core.Succeeded {
 		t.Errorf("victim is %s after the late completion", st)
 	}
 }

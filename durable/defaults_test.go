@@ -23,7 +23,7 @@ func TestDefaultsRetryAndExpire(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3, Backoff: core.Backoff{Base: 300 * time.Millisecond, Factor: 2}})
-		if err := q.Submit("flaky"); err != nil {
+		if err := q.Submit(bg, "flaky"); err != nil {
 			t.Fatal(err)
 		}
 		var runs atomic.Int64
@@ -34,7 +34,7 @@ func TestDefaultsRetryAndExpire(t *testing.T) {
 			return nil
 		}, durable.WorkerOptions{Poll: time.Hour, OnError: quiet(t)})
 		startWorker(t, w)
-		waitFor(t, "flaky SUCCEEDED", func() bool { s, _ := q.Status("flaky"); return s == core.Succeeded })
+		waitFor(t, "flaky SUCCEEDED", func() bool { s, _ := status(t, q, "flaky"); return s == core.Succeeded })
 		if n := runs.Load(); n != 2 {
 			t.Errorf("flaky ran %d times, want 2", n)
 		}
@@ -43,7 +43,7 @@ func TestDefaultsRetryAndExpire(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 2, LeaseTimeout: time.Second})
-		if err := q.Submit("orphan"); err != nil {
+		if err := q.Submit(bg, "orphan"); err != nil {
 			t.Fatal(err)
 		}
 		// A worker that took it and died: nobody heartbeats or settles it.
@@ -59,7 +59,7 @@ func TestDefaultsRetryAndExpire(t *testing.T) {
 			return nil
 		}, durable.WorkerOptions{Poll: time.Hour, OnError: quiet(t)})
 		startWorker(t, w)
-		waitFor(t, "orphan SUCCEEDED", func() bool { s, _ := q.Status("orphan"); return s == core.Succeeded })
+		waitFor(t, "orphan SUCCEEDED", func() bool { s, _ := status(t, q, "orphan"); return s == core.Succeeded })
 		mu.Lock()
 		defer mu.Unlock()
 		if len(attempts) != 1 || attempts[0] != 2 {
@@ -70,14 +70,14 @@ func TestDefaultsRetryAndExpire(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 1})
-		if err := q.Submit("a"); err != nil {
+		if err := q.Submit(bg, "a"); err != nil {
 			t.Fatal(err)
 		}
-		l, ok := q.Next()
+		l, ok := next(t, q)
 		if !ok {
 			t.Fatal("nothing handed out")
 		}
-		now := q.Now()
+		now := now(t, q)
 		if got := l.Deadline - now; got <= 0 || got > durable.DefaultLeaseTimeout {
 			t.Errorf("the lease runs %v from now, want at most DefaultLeaseTimeout (%v)", got, durable.DefaultLeaseTimeout)
 		}
@@ -99,7 +99,7 @@ func TestAShortHandlerSendsNoHeartbeat(t *testing.T) {
 		}
 	}})
 	q := openQueue(t, db, core.Config{MaxAttempts: 1, LeaseTimeout: 30 * time.Second})
-	if err := q.Submit("second"); err != nil {
+	if err := q.Submit(bg, "second"); err != nil {
 		t.Fatal(err)
 	}
 	w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
@@ -107,7 +107,7 @@ func TestAShortHandlerSendsNoHeartbeat(t *testing.T) {
 		return nil
 	}, durable.WorkerOptions{OnError: quiet(t)})
 	startWorker(t, w)
-	waitFor(t, "second SUCCEEDED", func() bool { s, _ := q.Status("second"); return s == core.Succeeded })
+	waitFor(t, "second SUCCEEDED", func() bool { s, _ := status(t, q, "second"); return s == core.Succeeded })
 	if n := beats.Load(); n > 3 {
 		t.Errorf("%d heartbeats for a 1 s handler under a 30 s lease, want at most a few", n)
 	}

@@ -31,17 +31,43 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	q.Submit("fetch")
-	q.Submit("parse", "fetch")
-	l, _ := q.Next()
-	st, _ := q.Fail(l, errors.New("HTTP 503"))
+	if err := q.Submit(ctx, "fetch"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := q.Submit(ctx, "parse", "fetch"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	l, ok, err := q.Next(ctx)
+	if err != nil || !ok {
+		fmt.Println("nothing handed out:", err)
+		return
+	}
+	st, err := q.Fail(ctx, l, errors.New("HTTP 503"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println("fetch:", st)
-	for _, d := range q.DeadLetters() {
+	dlq, err := q.DeadLetters(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, d := range dlq {
 		if d.State == core.Blocked {
 			fmt.Println(d.Task+":", d.State, d.Reason)
 		}
 	}
-	q.Redrive("fetch")
-	st, _ = q.Status("parse")
+	if err := q.Redrive(ctx, "fetch"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	st, _, err = q.Status(ctx, "parse")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println("parse:", st)
 }

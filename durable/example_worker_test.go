@@ -33,10 +33,12 @@ func ExampleWorker() {
 		fmt.Println(err)
 		return
 	}
-	q.Submit("fetch")
-	q.Submit("parse", "fetch")
-	q.Submit("lint", "fetch")
-	q.Submit("report", "parse")
+	for _, t := range [][]string{{"fetch"}, {"parse", "fetch"}, {"lint", "fetch"}, {"report", "parse"}} {
+		if err := q.Submit(ctx, t[0], t[1:]...); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
 
 	var mu sync.Mutex
 	var ran []string
@@ -53,8 +55,12 @@ func ExampleWorker() {
 	done := make(chan error)
 	go func() { done <- w.Run(run) }()
 	for {
-		report, _ := q.Status("report")
-		lint, _ := q.Status("lint")
+		report, _, err1 := q.Status(ctx, "report")
+		lint, _, err2 := q.Status(ctx, "lint")
+		if err := errors.Join(err1, err2); err != nil {
+			fmt.Println(err)
+			break
+		}
 		if report == core.Succeeded && lint == core.Dead {
 			break
 		}
@@ -64,7 +70,12 @@ func ExampleWorker() {
 	<-done
 
 	fmt.Println("ran:", ran)
-	for _, d := range q.DeadLetters() {
+	dlq, err := q.DeadLetters(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, d := range dlq {
 		fmt.Println(d.Task+":", d.State, d.Reason)
 	}
 }

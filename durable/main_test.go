@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/durable"
@@ -38,4 +39,114 @@ func openQueue(t testing.TB, db *durable.DB, cfg core.Config) *durable.Queue {
 		t.Fatal(err)
 	}
 	return q
+}
+
+// bg is the context of the tests' calls.
+var bg = context.Background()
+
+// The reads of a Queue, for tests: an error is reported to the test (from
+// any goroutine) and read as nothing.
+
+func next(t testing.TB, q *durable.Queue) (core.Lease, bool) {
+	l, ok, err := q.Next(bg)
+	if err != nil {
+		t.Errorf("Next: %v", err)
+	}
+	return l, ok
+}
+
+func status(t testing.TB, q *durable.Queue, task string) (core.State, bool) {
+	s, ok, err := q.Status(bg, task)
+	if err != nil {
+		t.Errorf("Status(%q): %v", task, err)
+	}
+	return s, ok
+}
+
+func deadLetters(t testing.TB, q *durable.Queue) []core.DeadLetter {
+	dl, err := q.DeadLetters(bg)
+	if err != nil {
+		t.Errorf("DeadLetters: %v", err)
+	}
+	return dl
+}
+
+func deadLetterGroups(t testing.TB, q *durable.Queue) []core.DeadLetterGroup {
+	g, err := q.DeadLetterGroups(bg)
+	if err != nil {
+		t.Errorf("DeadLetterGroups: %v", err)
+	}
+	return g
+}
+
+func readyTasks(t testing.TB, q *durable.Queue) []string {
+	r, err := q.ReadyTasks(bg)
+	if err != nil {
+		t.Errorf("ReadyTasks: %v", err)
+	}
+	return r
+}
+
+func now(t testing.TB, q *durable.Queue) time.Duration {
+	n, err := q.Now(bg)
+	if err != nil {
+		t.Errorf("Now: %v", err)
+	}
+	return n
+}
+
+func length(t testing.TB, q *durable.Queue) int {
+	n, err := q.Len(bg)
+	if err != nil {
+		t.Errorf("Len: %v", err)
+	}
+	return n
+}
+
+func leaseOf(t testing.TB, q *durable.Queue, task string) (core.Lease, bool) {
+	l, ok, err := q.Lease(bg, task)
+	if err != nil {
+		t.Errorf("Lease(%q): %v", task, err)
+	}
+	return l, ok
+}
+
+func maxAttempts(t testing.TB, q *durable.Queue) int {
+	n, err := q.MaxAttempts(bg)
+	if err != nil {
+		t.Errorf("MaxAttempts: %v", err)
+	}
+	return n
+}
+
+func previewRedrive(t testing.TB, q *durable.Queue, sel core.Selector) core.RedrivePreview {
+	p, err := q.PreviewRedrive(bg, sel)
+	if err != nil {
+		t.Errorf("PreviewRedrive: %v", err)
+	}
+	return p
+}
+
+func alerting(t testing.TB, q *durable.Queue) bool {
+	on, err := q.Alerting(bg)
+	if err != nil {
+		t.Errorf("Alerting: %v", err)
+	}
+	return on
+}
+
+func redriving(t testing.TB, q *durable.Queue) (core.RedriveJob, bool) {
+	j, ok, err := q.Redriving(bg)
+	if err != nil {
+		t.Errorf("Redriving: %v", err)
+	}
+	return j, ok
+}
+
+func alertConfig(t testing.TB, q *durable.Queue) core.Alert {
+	a, err := q.AlertConfig(bg)
+	if err != nil {
+		t.Errorf("AlertConfig: %v", err)
+	}
+	return a
 }

@@ -42,12 +42,12 @@ func TestRedriveAtARateGoesOnAfterARestart(t *testing.T) {
 	cfg := core.Config{MaxAttempts: 1, Alert: core.Alert{Entries: 4, Window: 25 * time.Second}}
 	p := newPair(t, first, cfg)
 	outage(p)
-	if !p.dur.Alerting() {
+	if !alerting(t, p.dur) {
 		t.Fatal("twelve entries at once did not raise an alert of 4 within 25s")
 	}
 	p.advance(5 * time.Second)
 	p.bulk("503", core.Rate{N: 2, Per: 10 * time.Second})
-	if j, ok := p.dur.Redriving(); !ok || j.Done != 2 || j.Next != 15*time.Second {
+	if j, ok := redriving(t, p.dur); !ok || j.Done != 2 || j.Next != 15*time.Second {
 		t.Fatalf("after the first batch the redrive is %+v, %v; want 2 done, the next at 15s", j, ok)
 	}
 	dag := p.dur.DAG()
@@ -67,14 +67,14 @@ func TestRedriveAtARateGoesOnAfterARestart(t *testing.T) {
 	p.db = second
 	p.compare("restart")
 	p.advance(12 * time.Second) // the second batch at 15s
-	if j, _ := p.dur.Redriving(); j.Done != 4 {
+	if j, _ := redriving(t, p.dur); j.Done != 4 {
 		t.Fatalf("after 17s the redrive has done %d, want 4", j.Done)
 	}
 	p.advance(20 * time.Second) // the alert clears at 25s, the last batch at 25s, before it: set first
-	if _, ok := p.dur.Redriving(); ok {
+	if _, ok := redriving(t, p.dur); ok {
 		t.Fatal("the redrive is still in progress after its last batch")
 	}
-	if p.dur.Alerting() {
+	if alerting(t, p.dur) {
 		t.Fatal("the alert is still on 25s after its last entry")
 	}
 	if p.kinds[core.EventCleared] != 1 || p.kinds[core.EventRedriveProgress] != 3 || p.kinds[core.EventRedriveDone] != 1 {
@@ -90,7 +90,10 @@ func TestCancelRedriveIsDurable(t *testing.T) {
 	outage(p)
 	p.bulk("HTTP", core.Rate{N: 1, Per: time.Second})
 	p.do("redrive again", func() error { _, err := p.mem.RedriveMatching(core.Selector{Contains: "x"}, core.Rate{}); return err },
-		func() error { _, err := p.dur.RedriveMatching(core.Selector{Contains: "x"}, core.Rate{}); return err })
+		func() error {
+			_, err := p.dur.RedriveMatching(bg, core.Selector{Contains: "x"}, core.Rate{})
+			return err
+		})
 	p.advance(time.Second)
 	p.cancel()
 	p.reopen()
@@ -99,7 +102,7 @@ func TestCancelRedriveIsDurable(t *testing.T) {
 	if got := p.kinds[core.EventRedriven]; got != 2 {
 		t.Fatalf("%d tasks redriven, want 2", got)
 	}
-	if got := len(p.dur.DeadLetters()); got != 8 {
+	if got := len(deadLetters(t, p.dur)); got != 8 {
 		t.Fatalf("%d dead letters, want 4 fetches and their 4 renders", got)
 	}
 }
@@ -122,23 +125,23 @@ func TestTickRunsTheDAGsOwnTimers(t *testing.T) {
 	q := openQueue(t, db, core.Config{MaxAttempts: 1, Alert: core.Alert{Entries: 2, Window: 10 * time.Second},
 		OnEvent: func(e core.Event) { qev = append(qev, e) }})
 	for _, task := range []string{"a", "b", "c"} {
-		if err := q.Submit(task); err != nil {
+		if err := q.Submit(bg, task); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for range 3 {
-		l, ok := q.Next()
+		l, ok := next(t, q)
 		if !ok {
 			t.Fatal("nothing READY")
 		}
-		if _, err := q.Fail(l, errors.New("HTTP 503")); err != nil {
+		if _, err := q.Fail(bg, l, errors.New("HTTP 503")); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if !q.Alerting() {
+	if !alerting(t, q) {
 		t.Fatal("three deaths at once did not raise an alert of 2 within 10s")
 	}
-	if _, err := q.RedriveMatching(core.Selector{Contains: "503"}, core.Rate{N: 1, Per: 3 * time.Second}); err != nil {
+	if _, err := q.RedriveMatching(bg, core.Selector{Contains: "503"}, core.Rate{N: 1, Per: 3 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	// The first batch ran at once, at 0s; the others are due at 3s and 6s,
@@ -160,7 +163,7 @@ func TestTickRunsTheDAGsOwnTimers(t *testing.T) {
 	if fmt.Sprint(fired) != fmt.Sprint(want) {
 		t.Fatalf("Tick fired\n  %v\nwant\n  %v", fired, want)
 	}
-	if _, ok := q.Redriving(); ok || q.Alerting() {
+	if _, ok := redriving(t, q); ok || alerting(t, q) {
 		t.Fatal("the redrive or the alert outlived its timers")
 	}
 }

@@ -20,7 +20,6 @@ import (
 type Queue struct {
 	db      *DB
 	dag     string
-	ctx     context.Context
 	onEvent func(core.Event)
 	events  outbox
 }
@@ -29,62 +28,102 @@ type Queue struct {
 // package, Pearce–Kelly's order kept in a column.
 const Strategy = "pk"
 
-// Queue opens the queue of a DAG, making it if it is new, with cfg's
+// Queue opens the queue of a DAG, making it if it is new with cfg's
 // settings: MaxAttempts, LeaseTimeout (0: [DefaultLeaseTimeout], except on
-// the virtual clock, where 0 is core's "never"), Backoff (its jitter's generator
-// seeded as core seeds it) and PoisonAfter are stored with the DAG, so that
-// every process that opens it, and every worker of the DB, applies them;
-// opening it again with other settings replaces them (the generator's state
-// is kept unless the seed changed). cfg.Strategy must name one of package
-// incremental's strategies or be "" (the check itself is always this
-// package's: see order.go). cfg.Alert, the growth alert, is stored too
-// (see alert.go); opening the DAG with another alert starts its count
-// afresh, off, while the same one keeps its entries, its state and its
-// clear time.
-// cfg.OnEvent receives this handle's events. ctx is used by every operation
-// of the handle.
+// the virtual clock, where 0 is core's "never"), Backoff (its jitter's
+// generator seeded as core seeds it), PoisonAfter and Alert (the growth
+// alert, see alert.go) are stored with the DAG, so that every process that
+// opens it, and every worker of the DB, applies them. Opening a DAG that
+// exists never changes what is stored: its settings stay as they are,
+// whatever cfg says ([DB.Configure] changes them). cfg.Strategy must name
+// one of package incremental's strategies or be "" (the check itself is
+// always this package's: see order.go). cfg.OnEvent receives this
+// handle's events. ctx is used by this call only: every operation of the
+// handle takes its own. One statement.
 func (db *DB) Queue(ctx context.Context, dag string, cfg core.Config) (*Queue, error) {
+	cfg, rng, err := db.settings(dag, cfg)
+	if err != nil {
+		return nil, err
+	}
+	b := cfg.Backoff
+	_, err = db.pool.Exec(ctx, `INSERT INTO dagq_dags (dag, max_attempts, lease_timeout, backoff_base,
+			backoff_factor, backoff_max, jitter, seed, rng, poison_after, alert_entries, alert_window)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+		ON CONFLICT (dag) DO NOTHING`,
+		dag, cfg.MaxAttempts, int64(cfg.LeaseTimeout), int64(b.Base), b.Factor, int64(b.Max), int16(b.Jitter),
+		int64(b.Seed), rng, cfg.PoisonAfter, cfg.Alert.Entries, int64(cfg.Alert.Window))
+	if err != nil {
+		return nil, fmt.Errorf("durable: %w", err)
+	}
+	return &Queue{db: db, dag: dag, onEvent: cfg.OnEvent}, nil
+}
+
+// settings checks cfg as core.New does and the DAG's name, and returns
+// cfg with the durable defaults and the jitter generator's first state.
+func (db *DB) settings(dag string, cfg core.Config) (core.Config, []byte, error) {
 	check := cfg
 	check.OnEvent = nil
 	if _, err := core.New(check); err != nil {
-		return nil, err
+		return cfg, nil, err
 	}
 	if dag == "" {
-		return nil, errors.New("durable: a DAG needs a name")
+		return cfg, nil, errors.New("durable: a DAG needs a name")
 	}
 	if len(dag) > core.MaxName {
-		return nil, &core.TaskError{Task: dag, Err: fmt.Errorf("durable: a DAG's name: %w", core.ErrNameTooLong)}
+		return cfg, nil, &core.TaskError{Task: dag, Err: fmt.Errorf("durable: a DAG's name: %w", core.ErrNameTooLong)}
 	}
 	if cfg.LeaseTimeout == 0 && !db.virtual {
 		cfg.LeaseTimeout = DefaultLeaseTimeout
 	}
 	rng, err := rand.NewPCG(cfg.Backoff.Seed, 0).MarshalBinary()
 	if err != nil {
-		return nil, err
+		return cfg, nil, fmt.Errorf("durable: %w", err)
+	}
+	return cfg, rng, nil
+}
+
+// Configure replaces the stored settings of an existing DAG with cfg's
+// (see [DB.Queue] for which; cfg.OnEvent is not used): every operation
+// that starts after it commits applies them. The jitter generator's state
+// is kept unless the seed changed; another growth alert starts its count
+// afresh, off, while the same one keeps its entries, its state and its
+// clear time. A DAG that does not exist is an error, and nothing is
+// written. One statement.
+func (db *DB) Configure(ctx context.Context, dag string, cfg core.Config) error {
+	cfg, rng, err := db.settings(dag, cfg)
+	if err != nil {
+		return err
 	}
 	b := cfg.Backoff
-	_, err = db.pool.Exec(ctx, `INSERT INTO dagq_dags AS d (dag, max_attempts, lease_timeout, backoff_base,
-			backoff_factor, backoff_max, jitter, seed, rng, poison_after, alert_entries, alert_window)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-		ON CONFLICT (dag) DO UPDATE SET max_attempts = EXCLUDED.max_attempts,
-			lease_timeout = EXCLUDED.lease_timeout, backoff_base = EXCLUDED.backoff_base,
-			backoff_factor = EXCLUDED.backoff_factor, backoff_max = EXCLUDED.backoff_max,
-			jitter = EXCLUDED.jitter, poison_after = EXCLUDED.poison_after,
-			rng = CASE WHEN d.seed = EXCLUDED.seed THEN d.rng ELSE EXCLUDED.rng END, seed = EXCLUDED.seed,
-			alert_entries = EXCLUDED.alert_entries, alert_window = EXCLUDED.alert_window,
-			alert_times = CASE WHEN (d.alert_entries, d.alert_window) = (EXCLUDED.alert_entries, EXCLUDED.alert_window)
-				THEN d.alert_times ELSE '{}' END,
-			alert_on = d.alert_on AND (d.alert_entries, d.alert_window) = (EXCLUDED.alert_entries, EXCLUDED.alert_window),
-			alert_at = CASE WHEN (d.alert_entries, d.alert_window) = (EXCLUDED.alert_entries, EXCLUDED.alert_window)
-				THEN d.alert_at END,
-			alert_seq = CASE WHEN (d.alert_entries, d.alert_window) = (EXCLUDED.alert_entries, EXCLUDED.alert_window)
-				THEN d.alert_seq END`,
+	tag, err := db.pool.Exec(ctx, `UPDATE dagq_dags AS d SET max_attempts = $2,
+			lease_timeout = $3, backoff_base = $4, backoff_factor = $5, backoff_max = $6,
+			jitter = $7, poison_after = $10,
+			rng = CASE WHEN d.seed = $8 THEN d.rng ELSE $9 END, seed = $8,
+			alert_entries = $11, alert_window = $12,
+			alert_times = CASE WHEN (d.alert_entries, d.alert_window) = ($11, $12) THEN d.alert_times ELSE '{}' END,
+			alert_on = d.alert_on AND (d.alert_entries, d.alert_window) = ($11, $12),
+			alert_at = CASE WHEN (d.alert_entries, d.alert_window) = ($11, $12) THEN d.alert_at END,
+			alert_seq = CASE WHEN (d.alert_entries, d.alert_window) = ($11, $12) THEN d.alert_seq END
+		WHERE d.dag = $1`,
 		dag, cfg.MaxAttempts, int64(cfg.LeaseTimeout), int64(b.Base), b.Factor, int64(b.Max), int16(b.Jitter),
 		int64(b.Seed), rng, cfg.PoisonAfter, cfg.Alert.Entries, int64(cfg.Alert.Window))
 	if err != nil {
-		return nil, fmt.Errorf("durable: %w", err)
+		return fmt.Errorf("durable: %w", err)
 	}
-	return &Queue{db: db, dag: dag, ctx: ctx, onEvent: cfg.OnEvent}, nil
+	if tag.RowsAffected() == 0 {
+		return errNoDAG(dag)
+	}
+	return nil
+}
+
+// HasDAG reports whether the DAG exists, without making it. One
+// statement.
+func (db *DB) HasDAG(ctx context.Context, dag string) (bool, error) {
+	var ok bool
+	if err := db.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM dagq_dags WHERE dag = $1)", dag).Scan(&ok); err != nil {
+		return false, fmt.Errorf("durable: %w", err)
+	}
+	return ok, nil
 }
 
 // DAG returns the name of the queue's DAG.
@@ -94,8 +133,8 @@ func (q *Queue) DAG() string { return q.dag }
 func (q *Queue) Strategy() string { return Strategy }
 
 // run runs an operation on the queue's DAG.
-func (q *Queue) run(f func(t *txn) error) error {
-	return q.db.run(q.ctx, q.dag, &q.events, q.onEvent, f)
+func (q *Queue) run(ctx context.Context, f func(t *txn) error) error {
+	return q.db.run(ctx, q.dag, &q.events, q.onEvent, f)
 }
 
 // Submit adds a task that waits on deps, as core's Queue.Submit: duplicate
@@ -108,29 +147,30 @@ func (q *Queue) run(f func(t *txn) error) error {
 // longer than core.MaxName is refused before any statement is sent (a
 // *core.TaskError that is core.ErrNameTooLong); its EventRejected carries
 // no time, the DAG's clock not having been read.
-func (q *Queue) Submit(task string, deps ...string) error {
+func (q *Queue) Submit(ctx context.Context, task string, deps ...string) error {
 	if err := core.CheckNames(task, deps); errors.Is(err, core.ErrNameTooLong) {
 		q.events.send([]core.Event{{Kind: core.EventRejected, Task: task, Reason: err.Error(), Deps: dedupe(deps)}}, q.onEvent)
 		return err
 	}
-	return q.run(func(t *txn) error { return t.submit(task, deps) })
+	return q.run(ctx, func(t *txn) error { return t.submit(task, deps) })
 }
 
 // Next hands out the DAG's front READY task, as core's Queue.Next: one
 // statement, SKIP LOCKED. False when none is READY (or every READY task is
-// being handed out to someone else at this moment).
-func (q *Queue) Next() (core.Lease, bool) {
-	ls, err := q.NextBatch(1)
+// being handed out to someone else at this moment); an error when the
+// database could not be asked.
+func (q *Queue) Next(ctx context.Context) (core.Lease, bool, error) {
+	ls, err := q.NextBatch(ctx, 1)
 	if err != nil || len(ls) == 0 {
-		return core.Lease{}, false
+		return core.Lease{}, false, err
 	}
-	return ls[0], true
+	return ls[0], true, nil
 }
 
 // NextBatch hands out up to n of the DAG's READY tasks, front first, in
 // one statement.
-func (q *Queue) NextBatch(n int) ([]core.Lease, error) {
-	hs, err := q.db.next(q.ctx, q.dag, n)
+func (q *Queue) NextBatch(ctx context.Context, n int) ([]core.Lease, error) {
+	hs, err := q.db.next(ctx, q.dag, n)
 	if err != nil {
 		return nil, err
 	}
@@ -144,9 +184,9 @@ func (q *Queue) NextBatch(n int) ([]core.Lease, error) {
 }
 
 // Heartbeat renews the current lease l, as core's Queue.Heartbeat.
-func (q *Queue) Heartbeat(l core.Lease) (core.Lease, error) {
+func (q *Queue) Heartbeat(ctx context.Context, l core.Lease) (core.Lease, error) {
 	var out core.Lease
-	err := q.run(func(t *txn) error {
+	err := q.run(ctx, func(t *txn) error {
 		var err error
 		out, err = t.heartbeat(l)
 		return err
@@ -158,15 +198,15 @@ func (q *Queue) Heartbeat(l core.Lease) (core.Lease, error) {
 // transaction, as core's Queue.Complete: one round trip, a call of the
 // function dagq_complete (the fenced UPDATE, the dependents' decrements,
 // the places of those it makes READY).
-func (q *Queue) Complete(l core.Lease) error {
-	return q.db.complete(q.ctx, q.dag, l, &q.events, q.onEvent)
+func (q *Queue) Complete(ctx context.Context, l core.Lease) error {
+	return q.db.complete(ctx, q.dag, l, &q.events, q.onEvent)
 }
 
 // Fail fails l's task with err, as core's Queue.Fail: a retry, a delay or
 // a death with its blocking wave, in one transaction.
-func (q *Queue) Fail(l core.Lease, err error) (core.State, error) {
+func (q *Queue) Fail(ctx context.Context, l core.Lease, err error) (core.State, error) {
 	var st core.State
-	e := q.run(func(t *txn) error {
+	e := q.run(ctx, func(t *txn) error {
 		if err := t.lock(); err != nil {
 			return err
 		}
@@ -185,23 +225,23 @@ func (q *Queue) Fail(l core.Lease, err error) (core.State, error) {
 
 // Redrive gives a DEAD task fresh attempts and decides again what it
 // blocked, as core's Queue.Redrive, in one transaction.
-func (q *Queue) Redrive(task string) error {
-	return q.run(func(t *txn) error { return t.redrive(task, false) })
+func (q *Queue) Redrive(ctx context.Context, task string) error {
+	return q.run(ctx, func(t *txn) error { return t.redrive(task, false) })
 }
 
 // ForceRedrive is Redrive for a poisoned task too, as core's.
-func (q *Queue) ForceRedrive(task string) error {
-	return q.run(func(t *txn) error { return t.redrive(task, true) })
+func (q *Queue) ForceRedrive(ctx context.Context, task string) error {
+	return q.run(ctx, func(t *txn) error { return t.redrive(task, true) })
 }
 
 // Advance moves the DAG's virtual clock on by d, firing what falls due on
 // the way, as core's Queue.Advance. On a DB with a Clock it fires what is
 // due now, whatever d.
-func (q *Queue) Advance(d time.Duration) error {
+func (q *Queue) Advance(ctx context.Context, d time.Duration) error {
 	if d < 0 {
 		return fmt.Errorf("core: cannot advance by %v: %w", d, core.ErrClockBackwards)
 	}
-	return q.run(func(t *txn) error {
+	return q.run(ctx, func(t *txn) error {
 		if err := t.lock(); err != nil {
 			return err
 		}
@@ -214,8 +254,8 @@ func (q *Queue) Advance(d time.Duration) error {
 
 // AdvanceTo moves the DAG's virtual clock to at, as core's
 // Queue.AdvanceTo.
-func (q *Queue) AdvanceTo(at time.Duration) error {
-	return q.run(func(t *txn) error {
+func (q *Queue) AdvanceTo(ctx context.Context, at time.Duration) error {
+	return q.run(ctx, func(t *txn) error {
 		if err := t.lock(); err != nil {
 			return err
 		}
@@ -226,40 +266,48 @@ func (q *Queue) AdvanceTo(at time.Duration) error {
 	})
 }
 
-// Now returns the DAG's clock.
-func (q *Queue) Now() time.Duration {
+// Now returns the DAG's clock: the database's (or the DB's Clock), or the
+// DAG's virtual time.
+func (q *Queue) Now(ctx context.Context) (time.Duration, error) {
 	var n int64
-	if err := q.db.pool.QueryRow(q.ctx, "SELECT coalesce("+q.db.now("$2")+", now) FROM dagq_dags WHERE dag = $1",
+	if err := q.db.pool.QueryRow(ctx, "SELECT coalesce("+q.db.now("$2")+", now) FROM dagq_dags WHERE dag = $1",
 		q.dag, q.db.nowArg()).Scan(&n); err != nil {
-		return 0
+		return 0, q.readErr(err)
 	}
-	return time.Duration(n)
+	return time.Duration(n), nil
 }
 
 // Status returns the state of a submitted task; false if it was never
-// submitted (or cannot be read).
-func (q *Queue) Status(task string) (core.State, bool) {
+// submitted (a name known only as a dependency included). An error says
+// the database could not be read: never "not submitted".
+func (q *Queue) Status(ctx context.Context, task string) (core.State, bool, error) {
 	var s string
-	err := q.db.pool.QueryRow(q.ctx, "SELECT state FROM dagq_tasks WHERE dag = $1 AND name = $2", q.dag, task).Scan(&s)
-	if err != nil || s == "" {
-		return "", false
+	err := q.db.pool.QueryRow(ctx, "SELECT state FROM dagq_tasks WHERE dag = $1 AND name = $2", q.dag, task).Scan(&s)
+	if err == pgx.ErrNoRows || (err == nil && s == "") {
+		return "", false, nil
 	}
-	return core.State(s), true
+	if err != nil {
+		return "", false, fmt.Errorf("durable: %w", err)
+	}
+	return core.State(s), true, nil
 }
 
 // ReadyTasks returns the READY tasks in the order Next hands them out.
-func (q *Queue) ReadyTasks() []string {
-	rows, err := q.db.pool.Query(q.ctx, "SELECT name FROM dagq_tasks WHERE dag = $1 AND state = 'READY' ORDER BY ready_seq", q.dag)
+func (q *Queue) ReadyTasks(ctx context.Context) ([]string, error) {
+	rows, err := q.db.pool.Query(ctx, "SELECT name FROM dagq_tasks WHERE dag = $1 AND state = 'READY' ORDER BY ready_seq", q.dag)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("durable: %w", err)
 	}
-	names, _ := pgx.CollectRows(rows, pgx.RowTo[string])
-	return names
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("durable: %w", err)
+	}
+	return names, nil
 }
 
 // States returns the state of every submitted task, by name.
-func (q *Queue) States() (map[string]core.State, error) {
-	rows, err := q.db.pool.Query(q.ctx, "SELECT name, state FROM dagq_tasks WHERE dag = $1 AND state <> ''", q.dag)
+func (q *Queue) States(ctx context.Context) (map[string]core.State, error) {
+	rows, err := q.db.pool.Query(ctx, "SELECT name, state FROM dagq_tasks WHERE dag = $1 AND state <> ''", q.dag)
 	if err != nil {
 		return nil, fmt.Errorf("durable: %w", err)
 	}
@@ -269,17 +317,20 @@ func (q *Queue) States() (map[string]core.State, error) {
 		out[name] = core.State(state)
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, fmt.Errorf("durable: %w", err)
+	}
+	return out, nil
 }
 
 // DeadLetters returns the dead-letter queue in the order tasks entered it,
 // with core's fields: Root, Error, Fingerprint, Attempts, Entered,
 // BlastRadius, Poisoned.
-func (q *Queue) DeadLetters() []core.DeadLetter {
-	rows, err := q.db.pool.Query(q.ctx, `SELECT name, state, reason, coalesce(root, ''), entered, attempts, error, blocks, poisoned
+func (q *Queue) DeadLetters(ctx context.Context) ([]core.DeadLetter, error) {
+	rows, err := q.db.pool.Query(ctx, `SELECT name, state, reason, coalesce(root, ''), entered, attempts, error, blocks, poisoned
 		FROM dagq_tasks WHERE dag = $1 AND dlq_seq IS NOT NULL ORDER BY dlq_seq`, q.dag)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("durable: %w", err)
 	}
 	var out []core.DeadLetter
 	var d core.DeadLetter
@@ -297,38 +348,49 @@ func (q *Queue) DeadLetters() []core.DeadLetter {
 		return nil
 	})
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("durable: %w", err)
 	}
-	return out
+	return out, nil
 }
 
 // Lease returns the current lease of a RUNNING task, with its deadline as
-// it stands.
-func (q *Queue) Lease(task string) (core.Lease, bool) {
+// it stands; false if the task is not RUNNING.
+func (q *Queue) Lease(ctx context.Context, task string) (core.Lease, bool, error) {
 	var id, deadline int64
 	var attempt int
-	err := q.db.pool.QueryRow(q.ctx, `SELECT lease, attempts, coalesce(timer_at, 0) FROM dagq_tasks
+	err := q.db.pool.QueryRow(ctx, `SELECT lease, attempts, coalesce(timer_at, 0) FROM dagq_tasks
 		WHERE dag = $1 AND name = $2 AND state = 'RUNNING'`, q.dag, task).Scan(&id, &attempt, &deadline)
-	if err != nil {
-		return core.Lease{}, false
+	if err == pgx.ErrNoRows {
+		return core.Lease{}, false, nil
 	}
-	return core.Lease{Task: task, ID: uint64(id), Attempt: attempt, Deadline: time.Duration(deadline)}, true
+	if err != nil {
+		return core.Lease{}, false, fmt.Errorf("durable: %w", err)
+	}
+	return core.Lease{Task: task, ID: uint64(id), Attempt: attempt, Deadline: time.Duration(deadline)}, true, nil
 }
 
 // MaxAttempts returns the DAG's max attempts.
-func (q *Queue) MaxAttempts() int {
+func (q *Queue) MaxAttempts(ctx context.Context) (int, error) {
 	var n int
-	if err := q.db.pool.QueryRow(q.ctx, "SELECT max_attempts FROM dagq_dags WHERE dag = $1", q.dag).Scan(&n); err != nil {
-		return 0
+	if err := q.db.pool.QueryRow(ctx, "SELECT max_attempts FROM dagq_dags WHERE dag = $1", q.dag).Scan(&n); err != nil {
+		return 0, q.readErr(err)
 	}
-	return n
+	return n, nil
 }
 
 // Len returns the number of tasks submitted to the DAG.
-func (q *Queue) Len() int {
+func (q *Queue) Len(ctx context.Context) (int, error) {
 	var n int64
-	if err := q.db.pool.QueryRow(q.ctx, "SELECT arrivals FROM dagq_dags WHERE dag = $1", q.dag).Scan(&n); err != nil {
-		return 0
+	if err := q.db.pool.QueryRow(ctx, "SELECT arrivals FROM dagq_dags WHERE dag = $1", q.dag).Scan(&n); err != nil {
+		return 0, q.readErr(err)
 	}
-	return int(n)
+	return int(n), nil
+}
+
+// readErr is the error of a read of the DAG's row.
+func (q *Queue) readErr(err error) error {
+	if err == pgx.ErrNoRows {
+		return errNoDAG(q.dag)
+	}
+	return fmt.Errorf("durable: %w", err)
 }

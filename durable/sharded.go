@@ -97,7 +97,7 @@ type TaskRef struct {
 func (r TaskRef) String() string { return r.DAG + "/" + r.Name }
 
 // ErrCrossDAG is the identity of a *[CrossDAGError].
-var ErrCrossDAG = errors.New("a dependency across DAGs")
+var ErrCrossDAG = errors.New("durable: a dependency across DAGs")
 
 // CrossDAGError is a submit refused because the task would wait on a task
 // of another DAG, which may live in another database.
@@ -116,7 +116,7 @@ func (e *CrossDAGError) Is(target error) bool { return target == ErrCrossDAG }
 // Submit submits task, waiting on deps, to its DAG's queue, which Queue
 // must have opened. A dependency of another DAG is refused with a
 // *CrossDAGError, and nothing changes.
-func (s *Sharded) Submit(task TaskRef, deps ...TaskRef) error {
+func (s *Sharded) Submit(ctx context.Context, task TaskRef, deps ...TaskRef) error {
 	names := make([]string, len(deps))
 	for i, d := range deps {
 		if d.DAG != task.DAG {
@@ -130,7 +130,7 @@ func (s *Sharded) Submit(task TaskRef, deps ...TaskRef) error {
 	if q == nil {
 		return fmt.Errorf("durable: the DAG %q has not been opened: call Sharded.Queue first", task.DAG)
 	}
-	return q.Submit(task.Name, names...)
+	return q.Submit(ctx, task.Name, names...)
 }
 
 // Complete completes a lease in its DAG's shard (see [DB.Complete]).

@@ -85,7 +85,7 @@ func TestSharded(t *testing.T) {
 			{ref("right"), []durable.TaskRef{ref("fetch")}},
 			{ref("join"), []durable.TaskRef{ref("left"), ref("right")}},
 		} {
-			if err := s.Submit(sub.task, sub.deps...); err != nil {
+			if err := s.Submit(bg, sub.task, sub.deps...); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -118,7 +118,7 @@ func TestSharded(t *testing.T) {
 	t.Run("ADependencyAcrossDAGsIsRefused", func(t *testing.T) {
 		task := durable.TaskRef{DAG: "order-0", Name: "ship"}
 		dep := durable.TaskRef{DAG: "order-1", Name: "join"}
-		err := s.Submit(task, durable.TaskRef{DAG: "order-0", Name: "join"}, dep)
+		err := s.Submit(bg, task, durable.TaskRef{DAG: "order-0", Name: "join"}, dep)
 		var ce *durable.CrossDAGError
 		if !errors.As(err, &ce) || !errors.Is(err, durable.ErrCrossDAG) || ce.Task != task || ce.Dep != dep {
 			t.Fatalf("got %v, want a CrossDAGError naming %v and %v", err, task, dep)
@@ -131,7 +131,7 @@ func TestSharded(t *testing.T) {
 	})
 
 	t.Run("AnUnopenedDAGIsRefused", func(t *testing.T) {
-		if err := s.Submit(durable.TaskRef{DAG: "never-opened", Name: "a"}); err == nil {
+		if err := s.Submit(bg, durable.TaskRef{DAG: "never-opened", Name: "a"}); err == nil {
 			t.Error("a submit to a DAG never opened was accepted")
 		}
 	})

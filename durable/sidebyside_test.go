@@ -155,7 +155,7 @@ func (p *pair) compare(what string) {
 		p.kinds[e.Kind]++
 	}
 	p.memEv, p.durEv = p.memEv[:0], p.durEv[:0]
-	ds, err := p.dur.States()
+	ds, err := p.dur.States(bg)
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -166,20 +166,20 @@ func (p *pair) compare(what string) {
 	if !reflect.DeepEqual(ms, ds) {
 		p.fail("states differ:\n  in memory %v\n  durable   %v", ms, ds)
 	}
-	if m, d := p.mem.ReadyTasks(), p.dur.ReadyTasks(); !(len(m) == 0 && len(d) == 0) && !slices.Equal(m, d) {
+	if m, d := p.mem.ReadyTasks(), readyTasks(p.t, p.dur); !(len(m) == 0 && len(d) == 0) && !slices.Equal(m, d) {
 		p.fail("READY lines differ: in memory %v, durable %v", m, d)
 	}
-	if m, d := p.mem.DeadLetters(), p.dur.DeadLetters(); !(len(m) == 0 && len(d) == 0) && !reflect.DeepEqual(m, d) {
+	if m, d := p.mem.DeadLetters(), deadLetters(p.t, p.dur); !(len(m) == 0 && len(d) == 0) && !reflect.DeepEqual(m, d) {
 		p.fail("dead letters differ:\n  in memory %+v\n  durable   %+v", m, d)
 	}
-	if m, d := p.mem.Now(), p.dur.Now(); m != d {
+	if m, d := p.mem.Now(), now(p.t, p.dur); m != d {
 		p.fail("clocks differ: in memory %v, durable %v", m, d)
 	}
-	if m, d := p.mem.Alerting(), p.dur.Alerting(); m != d {
+	if m, d := p.mem.Alerting(), alerting(p.t, p.dur); m != d {
 		p.fail("alerting: in memory %v, durable %v", m, d)
 	}
 	mj, mok := p.mem.Redriving()
-	dj, dok := p.dur.Redriving()
+	dj, dok := redriving(p.t, p.dur)
 	if mok != dok || !alike(mj, dj) {
 		p.fail("redrives in progress differ:\n  in memory %+v %v\n  durable   %+v %v", mj, mok, dj, dok)
 	}
@@ -200,18 +200,18 @@ func (p *pair) reopen() {
 
 // cancel cancels the bulk redrive in progress, if any.
 func (p *pair) cancel() {
-	p.do("redrive cancel", p.mem.CancelRedrive, p.dur.CancelRedrive)
+	p.do("redrive cancel", p.mem.CancelRedrive, func() error { return p.dur.CancelRedrive(bg) })
 }
 
 func (p *pair) submit(task string, deps ...string) {
 	p.do(fmt.Sprintf("submit %s %v", task, deps), func() error { return p.mem.Submit(task, deps...) },
-		func() error { return p.dur.Submit(task, deps...) })
+		func() error { return p.dur.Submit(bg, task, deps...) })
 }
 
 func (p *pair) next() {
 	var ml, dl core.Lease
 	var mok, dok bool
-	p.do("next", func() error { ml, mok = p.mem.Next(); return nil }, func() error { dl, dok = p.dur.Next(); return nil })
+	p.do("next", func() error { ml, mok = p.mem.Next(); return nil }, func() error { dl, dok = next(p.t, p.dur); return nil })
 	if mok != dok || ml.Task != dl.Task || ml.Attempt != dl.Attempt || ml.Deadline != dl.Deadline {
 		p.fail("next: in memory %+v %v, durable %+v %v", ml, mok, dl, dok)
 	}
@@ -251,14 +251,14 @@ func (p *pair) runningLease(rng *rand.Rand) ([2]core.Lease, bool) {
 
 func (p *pair) complete(l [2]core.Lease) {
 	p.do("complete "+l[0].Task+fmt.Sprint("@", l[0].Attempt), func() error { return p.mem.Complete(l[0]) },
-		func() error { return p.dur.Complete(l[1]) })
+		func() error { return p.dur.Complete(bg, l[1]) })
 }
 
 func (p *pair) fail2(l [2]core.Lease, err error) {
 	var ms, ds core.State
 	p.do(fmt.Sprintf("fail %s@%d %v", l[0].Task, l[0].Attempt, err),
 		func() error { var e error; ms, e = p.mem.Fail(l[0], err); return e },
-		func() error { var e error; ds, e = p.dur.Fail(l[1], err); return e })
+		func() error { var e error; ds, e = p.dur.Fail(bg, l[1], err); return e })
 	if ms != ds {
 		p.fail("fail led to %s in memory, %s durable", ms, ds)
 	}
@@ -268,7 +268,7 @@ func (p *pair) heartbeat(l [2]core.Lease) {
 	var ml, dl core.Lease
 	p.do(fmt.Sprintf("heartbeat %s@%d", l[0].Task, l[0].Attempt),
 		func() error { var e error; ml, e = p.mem.Heartbeat(l[0]); return e },
-		func() error { var e error; dl, e = p.dur.Heartbeat(l[1]); return e })
+		func() error { var e error; dl, e = p.dur.Heartbeat(bg, l[1]); return e })
 	if ml.Deadline != dl.Deadline {
 		p.fail("heartbeat deadlines: in memory %v, durable %v", ml.Deadline, dl.Deadline)
 	}
@@ -276,25 +276,25 @@ func (p *pair) heartbeat(l [2]core.Lease) {
 
 func (p *pair) redrive(task string, force bool) {
 	if force {
-		p.do("redrive! "+task, func() error { return p.mem.ForceRedrive(task) }, func() error { return p.dur.ForceRedrive(task) })
+		p.do("redrive! "+task, func() error { return p.mem.ForceRedrive(task) }, func() error { return p.dur.ForceRedrive(bg, task) })
 		return
 	}
-	p.do("redrive "+task, func() error { return p.mem.Redrive(task) }, func() error { return p.dur.Redrive(task) })
+	p.do("redrive "+task, func() error { return p.mem.Redrive(task) }, func() error { return p.dur.Redrive(bg, task) })
 }
 
 // bulk redrives the DEAD tasks whose error contains text, at rate (the
 // zero Rate: at once), after comparing the two previews.
 func (p *pair) bulk(text string, rate core.Rate) {
 	sel := core.Selector{Contains: text}
-	if m, d := p.mem.PreviewRedrive(sel), p.dur.PreviewRedrive(sel); !alike(m, d) {
+	if m, d := p.mem.PreviewRedrive(sel), previewRedrive(p.t, p.dur, sel); !alike(m, d) {
 		p.fail("previews of redrive matching %q differ:\n  in memory %+v\n  durable   %+v", text, m, d)
 	}
-	if m, d := p.mem.DeadLetterGroups(), p.dur.DeadLetterGroups(); !alike(m, d) {
+	if m, d := p.mem.DeadLetterGroups(), deadLetterGroups(p.t, p.dur); !alike(m, d) {
 		p.fail("dead-letter groups differ:\n  in memory %+v\n  durable   %+v", m, d)
 	}
 	var mj, dj core.RedriveJob
 	p.do(fmt.Sprintf("redrive matching %s at %v", text, rate), func() error { var e error; mj, e = p.mem.RedriveMatching(sel, rate); return e },
-		func() error { var e error; dj, e = p.dur.RedriveMatching(sel, rate); return e })
+		func() error { var e error; dj, e = p.dur.RedriveMatching(bg, sel, rate); return e })
 	if !alike(mj, dj) {
 		p.fail("redrive jobs differ:\n  in memory %+v\n  durable   %+v", mj, dj)
 	}
@@ -305,7 +305,7 @@ func (p *pair) bulk(text string, rate core.Rate) {
 func alike(a, b any) bool { return fmt.Sprintf("%+v", a) == fmt.Sprintf("%+v", b) }
 
 func (p *pair) advance(d time.Duration) {
-	p.do(fmt.Sprint("advance ", d), func() error { return p.mem.Advance(d) }, func() error { return p.dur.Advance(d) })
+	p.do(fmt.Sprint("advance ", d), func() error { return p.mem.Advance(d) }, func() error { return p.dur.Advance(bg, d) })
 }
 
 // TestDurableMatchesInMemoryOnRandomOperations drives the durable queue and

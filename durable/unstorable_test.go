@@ -19,10 +19,10 @@ func TestAnErrorPostgresCannotStoreStillSettlesItsTask(t *testing.T) {
 	t.Parallel()
 	db := openDB(t, durable.Options{})
 	q := openQueue(t, db, core.Config{MaxAttempts: 1})
-	if err := q.Submit("bad"); err != nil {
+	if err := q.Submit(bg, "bad"); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.Submit("after", "bad"); err != nil {
+	if err := q.Submit(bg, "after", "bad"); err != nil {
 		t.Fatal(err)
 	}
 	var reported atomic.Int64
@@ -30,9 +30,9 @@ func TestAnErrorPostgresCannotStoreStillSettlesItsTask(t *testing.T) {
 		return errors.New("a\x00b\xffc")
 	}, durable.WorkerOptions{OnError: func(err error) { reported.Add(1); t.Log(err) }})
 	stop := startWorker(t, w)
-	waitFor(t, "bad DEAD", func() bool { s, _ := q.Status("bad"); return s == core.Dead })
+	waitFor(t, "bad DEAD", func() bool { s, _ := status(t, q, "bad"); return s == core.Dead })
 	stop()
-	dl := q.DeadLetters()
+	dl := deadLetters(t, q)
 	if len(dl) != 2 || dl[0].Task != "bad" || dl[0].Error != "ab\uFFFDc" || dl[1].Task != "after" || dl[1].State != core.Blocked {
 		t.Fatalf("dead letters %+v, want bad with error %q, then after BLOCKED", dl, "ab\uFFFDc")
 	}
@@ -68,7 +68,7 @@ func TestAResultThatCannotBeWrittenFailsTheTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"unwritable", "boom", "fine"} {
-		if err := q.Submit(name); err != nil {
+		if err := q.Submit(bg, name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -82,12 +82,12 @@ func TestAResultThatCannotBeWrittenFailsTheTask(t *testing.T) {
 	stop := startWorker(t, w)
 	waitFor(t, "every task settled", func() bool { _, ok := settledStates(t, q); return ok })
 	stop()
-	states, _ := q.States()
+	states, _ := q.States(bg)
 	if states["fine"] != core.Succeeded || states["unwritable"] != core.Dead || states["boom"] != core.Dead {
 		t.Fatalf("states %v, want fine SUCCEEDED, unwritable and boom DEAD", states)
 	}
 	errs := map[string]string{}
-	for _, d := range q.DeadLetters() {
+	for _, d := range deadLetters(t, q) {
 		errs[d.Task] = d.Error
 	}
 	if e := errs["unwritable"]; !strings.HasPrefix(e, "durable: the task's success could not be stored: ") || !strings.Contains(e, "22023") {
@@ -125,9 +125,9 @@ func TestANameOverTheLimitIsRefusedBeforeAnySQL(t *testing.T) {
 		err  error
 		task string
 	}{
-		{"Task", q.Submit(long), long},
-		{"Dependency", q.Submit("a", "b", long), "a"},
-		{"WithEvent", q2.Submit(long), long},
+		{"Task", q.Submit(bg, long), long},
+		{"Dependency", q.Submit(bg, "a", "b", long), "a"},
+		{"WithEvent", q2.Submit(bg, long), long},
 	} {
 		var te *core.TaskError
 		if !errors.As(tt.err, &te) || te.Task != tt.task || !errors.Is(tt.err, core.ErrNameTooLong) || !errors.Is(tt.err, core.ErrInvalidName) {
@@ -145,7 +145,7 @@ func TestANameOverTheLimitIsRefusedBeforeAnySQL(t *testing.T) {
 	if len(rejected) != 1 || rejected[0].Kind != core.EventRejected || rejected[0].Task != long {
 		t.Errorf("events %+v, want one EventRejected", rejected)
 	}
-	if err := q.Submit(most); err != nil {
+	if err := q.Submit(bg, most); err != nil {
 		t.Errorf("a name of exactly %d bytes: %v", core.MaxName, err)
 	}
 	if _, err := db.Queue(context.Background(), most, core.Config{MaxAttempts: 1}); err != nil {

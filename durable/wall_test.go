@@ -36,7 +36,7 @@ func TestOnAClockAnExpiredLeaseIsFailedOnceByWhoeverSeesItFirst(t *testing.T) {
 		mu.Unlock()
 	}})
 	q := openQueue(t, db, core.Config{MaxAttempts: 3, LeaseTimeout: 30 * time.Second})
-	if err := q.Submit("a"); err != nil {
+	if err := q.Submit(bg, "a"); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -51,7 +51,7 @@ func TestOnAClockAnExpiredLeaseIsFailedOnceByWhoeverSeesItFirst(t *testing.T) {
 	if err := db.Complete(ctx, ls[0]); !errors.Is(err, core.ErrLeaseExpired) {
 		t.Fatalf("a late Complete: %v, want ErrLeaseExpired", err)
 	}
-	if st, _ := q.Status("a"); st != core.Ready {
+	if st, _ := status(t, q, "a"); st != core.Ready {
 		t.Fatalf("after the expiry a is %s, want READY (retried)", st)
 	}
 	if n, err := db.Tick(ctx); err != nil || n != 0 {
@@ -86,7 +86,7 @@ func TestTickFiresDueTimersOfEveryDAG(t *testing.T) {
 	qs := []*durable.Queue{openQueue(t, db, cfg), openQueue(t, db, cfg)}
 	for _, q := range qs {
 		for _, task := range []string{"a", "b"} {
-			if err := q.Submit(task); err != nil {
+			if err := q.Submit(bg, task); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -101,7 +101,7 @@ func TestTickFiresDueTimersOfEveryDAG(t *testing.T) {
 	}
 	for _, q := range qs {
 		for _, task := range []string{"a", "b"} {
-			if st, _ := q.Status(task); st != core.Delayed {
+			if st, _ := status(t, q, task); st != core.Delayed {
 				t.Fatalf("%s of %s is %s after its lease expired, want DELAYED", task, q.DAG(), st)
 			}
 		}
@@ -110,7 +110,7 @@ func TestTickFiresDueTimersOfEveryDAG(t *testing.T) {
 	if _, err := db.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := qs[0].ReadyTasks(); len(got) != 2 {
+	if got := readyTasks(t, qs[0]); len(got) != 2 {
 		t.Fatalf("after the due time %v are READY, want a and b", got)
 	}
 }

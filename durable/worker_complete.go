@@ -74,7 +74,7 @@ func batchEvents(rows pgx.Rows, leases []Lease) ([]core.Event, []bool, error) {
 			return nil, nil, err
 		}
 		if i < 1 || int(i) > len(leases) {
-			return nil, nil, fmt.Errorf("dagq_complete_batch: lease %d of %d", i, len(leases))
+			return nil, nil, fmt.Errorf("durable: dagq_complete_batch returned lease %d of %d", i, len(leases))
 		}
 		at = time.Duration(now)
 		if name == nil {

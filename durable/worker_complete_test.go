@@ -48,14 +48,14 @@ func TestCompleteBatchIsCompletesInARow(t *testing.T) {
 			deps = append(deps, fmt.Sprintf("t%d", rng.IntN(n)))
 		}
 		for _, q := range qs {
-			q.Submit(fmt.Sprintf("t%d", i), deps...) // a cycle is refused on both alike
+			q.Submit(ctx, fmt.Sprintf("t%d", i), deps...) // a cycle is refused on both alike
 		}
 	}
 	for round := 0; ; round++ {
 		var leases [2][]Lease
 		k := 1 + rng.IntN(12)
 		for i, q := range qs {
-			ls, err := q.NextBatch(k)
+			ls, err := q.NextBatch(ctx, k)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,15 +92,20 @@ func TestCompleteBatchIsCompletesInARow(t *testing.T) {
 		if err := db.Complete(ctx, stale); !errors.Is(err, core.ErrNotRunning) && !errors.Is(err, core.ErrStaleLease) {
 			t.Fatalf("round %d: the stale lease alone: %v", round, err)
 		}
-		s0, _ := qs[0].States()
-		s1, _ := qs[1].States()
+		s0, _ := qs[0].States(ctx)
+		s1, _ := qs[1].States(ctx)
 		if !reflect.DeepEqual(s0, s1) {
 			t.Fatalf("round %d: states differ:\n%v\n%v", round, s0, s1)
 		}
 		if !reflect.DeepEqual(events[0], events[1]) {
 			t.Fatalf("round %d: events differ:\n%v\n%v", round, events[0], events[1])
 		}
-		if r0, r1 := qs[0].ReadyTasks(), qs[1].ReadyTasks(); !reflect.DeepEqual(r0, r1) {
+		r0, err0 := qs[0].ReadyTasks(ctx)
+		r1, err1 := qs[1].ReadyTasks(ctx)
+		if err := errors.Join(err0, err1); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(r0, r1) {
 			t.Fatalf("round %d: READY lines differ:\n%v\n%v", round, r0, r1)
 		}
 	}

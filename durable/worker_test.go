@@ -55,7 +55,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // BLOCKED, with the states.
 func settledStates(t *testing.T, q *durable.Queue) (map[string]core.State, bool) {
 	t.Helper()
-	states, err := q.States()
+	states, err := q.States(bg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestWorker(t *testing.T) {
 					}
 				}
 				deps[fmt.Sprintf("%d/%s", d, name)] = ds
-				if err := q.Submit(name, ds...); err != nil {
+				if err := q.Submit(bg, name, ds...); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -161,8 +161,8 @@ func TestWorker(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3})
-		q.Submit("flaky")
-		q.Submit("after", "flaky")
+		q.Submit(bg, "flaky")
+		q.Submit(bg, "after", "flaky")
 		var attempts atomic.Int32
 		w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
 			if task.Name == "flaky" {
@@ -178,7 +178,7 @@ func TestWorker(t *testing.T) {
 			states, ok := settledStates(t, q)
 			return ok && len(states) == 2
 		})
-		if st, _ := q.Status("after"); st != core.Succeeded {
+		if st, _ := status(t, q, "after"); st != core.Succeeded {
 			t.Errorf("after is %s", st)
 		}
 		if n := attempts.Load(); n != 3 {
@@ -194,8 +194,8 @@ func TestWorker(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 5})
-		q.Submit("fetch")
-		q.Submit("parse", "fetch")
+		q.Submit(bg, "fetch")
+		q.Submit(bg, "parse", "fetch")
 		var runs atomic.Int32
 		w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
 			runs.Add(1)
@@ -206,7 +206,7 @@ func TestWorker(t *testing.T) {
 			_, ok := settledStates(t, q)
 			return ok
 		})
-		dl := q.DeadLetters()
+		dl := deadLetters(t, q)
 		if len(dl) != 2 || dl[0].Task != "fetch" || dl[0].Reason != "permanent failure after 1 attempt: bad input" ||
 			dl[1].Task != "parse" || dl[1].Reason != "blocked by fetch" {
 			t.Errorf("dead letters %+v", dl)
@@ -220,13 +220,13 @@ func TestWorker(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 1})
-		q.Submit("boom")
+		q.Submit(bg, "boom")
 		w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
 			panic("nil map")
 		}, durable.WorkerOptions{OnError: quiet(t)})
 		startWorker(t, w)
-		waitFor(t, "boom DEAD", func() bool { st, _ := q.Status("boom"); return st == core.Dead })
-		if dl := q.DeadLetters(); len(dl) != 1 || !strings.Contains(dl[0].Reason, "panicked: nil map") {
+		waitFor(t, "boom DEAD", func() bool { st, _ := status(t, q, "boom"); return st == core.Dead })
+		if dl := deadLetters(t, q); len(dl) != 1 || !strings.Contains(dl[0].Reason, "panicked: nil map") {
 			t.Errorf("dead letters %+v", dl)
 		}
 	})
@@ -235,7 +235,7 @@ func TestWorker(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3, LeaseTimeout: 300 * time.Millisecond})
-		q.Submit("long")
+		q.Submit(bg, "long")
 		var runs atomic.Int32
 		w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
 			runs.Add(1)
@@ -247,7 +247,7 @@ func TestWorker(t *testing.T) {
 			}
 		}, durable.WorkerOptions{Poll: 50 * time.Millisecond, OnError: quiet(t)})
 		startWorker(t, w)
-		waitFor(t, "long SUCCEEDED", func() bool { st, _ := q.Status("long"); return st == core.Succeeded })
+		waitFor(t, "long SUCCEEDED", func() bool { st, _ := status(t, q, "long"); return st == core.Succeeded })
 		if n := runs.Load(); n != 1 {
 			t.Errorf("long ran %d times, want once: its lease expired", n)
 		}
@@ -263,7 +263,7 @@ func TestWorker(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3, LeaseTimeout: 200 * time.Millisecond})
-		q.Submit("long")
+		q.Submit(bg, "long")
 		var runs atomic.Int32
 		w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
 			if runs.Add(1) == 1 {
@@ -272,7 +272,7 @@ func TestWorker(t *testing.T) {
 			return nil
 		}, durable.WorkerOptions{Workers: 2, Poll: 50 * time.Millisecond, Heartbeat: time.Hour, OnError: quiet(t)})
 		stop := startWorker(t, w)
-		waitFor(t, "long SUCCEEDED", func() bool { st, _ := q.Status("long"); return st == core.Succeeded })
+		waitFor(t, "long SUCCEEDED", func() bool { st, _ := status(t, q, "long"); return st == core.Succeeded })
 		waitFor(t, "the late result refused", func() bool { return w.Stats().Refused == 1 })
 		stop()
 		if n := runs.Load(); n != 2 {
@@ -298,7 +298,7 @@ func TestWorker(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 		for i := range 3 {
 			t0 := time.Now()
-			if err := q.Submit(fmt.Sprintf("t%d", i)); err != nil {
+			if err := q.Submit(bg, fmt.Sprintf("t%d", i)); err != nil {
 				t.Fatal(err)
 			}
 			select {
@@ -314,7 +314,7 @@ func TestWorker(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3})
-		q.Submit("a")
+		q.Submit(bg, "a")
 		running := make(chan struct{})
 		w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
 			close(running)
@@ -324,7 +324,7 @@ func TestWorker(t *testing.T) {
 		stop := startWorker(t, w)
 		<-running
 		stop()
-		if st, _ := q.Status("a"); st != core.Succeeded {
+		if st, _ := status(t, q, "a"); st != core.Succeeded {
 			t.Errorf("a is %s after a graceful shutdown, want SUCCEEDED", st)
 		}
 	})
@@ -333,7 +333,7 @@ func TestWorker(t *testing.T) {
 		t.Parallel()
 		db := openDB(t, durable.Options{})
 		q := openQueue(t, db, core.Config{MaxAttempts: 3})
-		q.Submit("stuck")
+		q.Submit(bg, "stuck")
 		running := make(chan struct{})
 		cause := make(chan error, 1)
 		w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
@@ -345,7 +345,7 @@ func TestWorker(t *testing.T) {
 		stop := startWorker(t, w)
 		<-running
 		stop()
-		if st, _ := q.Status("stuck"); st != core.Ready {
+		if st, _ := status(t, q, "stuck"); st != core.Ready {
 			t.Errorf("stuck is %s after the grace ran out, want READY for another worker", st)
 		}
 		if err := <-cause; !errors.Is(err, durable.ErrWorkerStopped) {
@@ -361,7 +361,7 @@ func TestWorker(t *testing.T) {
 			return nil
 		}, durable.WorkerOptions{OnError: quiet(t)})
 		startWorker(t, w2)
-		waitFor(t, "stuck SUCCEEDED", func() bool { st, _ := q.Status("stuck"); return st == core.Succeeded })
+		waitFor(t, "stuck SUCCEEDED", func() bool { st, _ := status(t, q, "stuck"); return st == core.Succeeded })
 		if a := attempt.Load(); a != 2 {
 			t.Errorf("the second worker ran attempt %d, want 2", a)
 		}

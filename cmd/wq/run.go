@@ -133,7 +133,7 @@ var runLimits = scenario.Limits{Tasks: 1_000_000}
 // anything runs), then run a command at a time, each step's trace written
 // as soon as it has run: memory is the script's size plus the queue's,
 // never the trace's.
-func runScript(args []string, stdout, stderr io.Writer) error {
+func runScript(args []string, stdout, stderr io.Writer) (result error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object per command")
@@ -155,7 +155,11 @@ func runScript(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		defer closeDB()
+		defer func() {
+			if err := closeDB(); err != nil && result == nil {
+				result = ioError{fmt.Errorf("reading the database: %w", err)}
+			}
+		}()
 		opt.Open = open
 	} else if *dag != "" {
 		return usageError{errors.New("--dag goes with --db")}

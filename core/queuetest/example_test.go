@@ -1,6 +1,7 @@
 package queuetest_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -15,21 +16,29 @@ import (
 // to queuetest.Run(t, open). Here the queue it opens is driven by hand,
 // through the interface the suite uses.
 func Example() {
-	open := queuetest.Open(func(t testing.TB, cfg core.Config) (queuetest.Queue, error) { return core.New(cfg) })
+	open := queuetest.Open(func(t testing.TB, cfg core.Config) (queuetest.Queue, error) {
+		q, err := core.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return queuetest.Memory(q), nil
+	})
 
 	var events []string
 	q, err := open(nil, core.Config{MaxAttempts: 1, OnEvent: func(e core.Event) { events = append(events, e.String()) }})
 	if err != nil {
 		panic(err)
 	}
-	q.Submit("parse", "fetch")
-	q.Submit("fetch")
-	l, _ := q.Next()
-	q.Fail(l, errors.New("HTTP 503"))
-	for _, d := range q.DeadLetters() {
+	ctx := context.Background()
+	q.Submit(ctx, "parse", "fetch")
+	q.Submit(ctx, "fetch")
+	l, _, _ := q.Next(ctx)
+	q.Fail(ctx, l, errors.New("HTTP 503"))
+	dlq, _ := q.DeadLetters(ctx)
+	for _, d := range dlq {
 		fmt.Printf("%s: %s\n", d.Task, d.Reason)
 	}
-	fmt.Println(q.Complete(l))
+	fmt.Println(q.Complete(ctx, l))
 	for _, e := range events {
 		fmt.Println(e)
 	}

@@ -1,6 +1,7 @@
 package queuetest
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"regexp"
@@ -37,16 +38,28 @@ import (
 //
 // The cost is O(n·(n+e)) for n tasks and e edges, plus one Status per name.
 func (m *model) check(q Queue) error {
-	if got := q.Now(); got != m.now {
+	ctx := context.Background()
+	got, err := q.Now(ctx)
+	if err != nil {
+		return fmt.Errorf("Now: %v", err)
+	}
+	if got != m.now {
 		return fmt.Errorf("Now() = %v, want %v", got, m.now)
 	}
 	for _, n := range m.names {
-		s, ok := q.Status(n)
+		s, ok, err := q.Status(ctx, n)
+		if err != nil {
+			return fmt.Errorf("Status(%q): %v", n, err)
+		}
 		if s != m.state[n] || ok != m.isTask(n) {
 			return fmt.Errorf("Status(%q) = %q, %v; the events say %s", n, s, ok, orNone(m.state[n]))
 		}
 	}
-	if got := q.ReadyTasks(); !slices.Equal(got, m.fifo) && (len(got) > 0 || len(m.fifo) > 0) {
+	ready, err := q.ReadyTasks(ctx)
+	if err != nil {
+		return fmt.Errorf("ReadyTasks: %v", err)
+	}
+	if got := ready; !slices.Equal(got, m.fifo) && (len(got) > 0 || len(m.fifo) > 0) {
 		return fmt.Errorf("invariant 4: ReadyTasks() = %q, want %q, the order tasks became READY", got, m.fifo)
 	}
 	if cyc := findCycle(m.tasks, m.deps); cyc != nil {
@@ -91,7 +104,9 @@ func (m *model) check(q Queue) error {
 			return fmt.Errorf("invariant 6: %s task %q has a timer at %v, but the clock is at %v", m.state[task], task, x.at, m.now)
 		}
 	}
-	m.lastDLQ = q.DeadLetters()
+	if m.lastDLQ, err = q.DeadLetters(ctx); err != nil {
+		return fmt.Errorf("DeadLetters: %v", err)
+	}
 	return m.checkDeadLetters(m.lastDLQ, deadUp)
 }
 

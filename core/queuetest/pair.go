@@ -27,8 +27,11 @@ func openPair(t testing.TB, open Open, cfg core.Config) (*pair, error) {
 	var refQ *core.Queue
 	ref, err := openSide(t, func(_ testing.TB, cfg core.Config) (Queue, error) {
 		q, err := core.New(cfg)
+		if err != nil {
+			return nil, err
+		}
 		refQ = q
-		return q, err
+		return Memory(q), nil
 	}, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("the reference: %v", err)

@@ -1,6 +1,7 @@
 package queuetest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -41,12 +42,19 @@ func (s *side) deliver(e core.Event) {
 	var p probe
 	if s.q != nil && e.Task != "" {
 		done := make(chan core.State, 1)
+		failed := make(chan error, 1)
 		go func() {
-			st, _ := s.q.Status(e.Task)
+			st, _, err := s.q.Status(context.Background(), e.Task)
+			if err != nil {
+				failed <- err
+				return
+			}
 			done <- st
 		}()
 		select {
 		case p.state = <-done:
+		case err := <-failed:
+			p.err = fmt.Errorf("OnEvent(%s): Status(%q) from inside the callback: %v", e, e.Task, err)
 		case <-time.After(probeTimeout):
 			p.err = fmt.Errorf("OnEvent(%s): Status(%q) from inside the callback did not return in %v: "+
 				"the event was delivered while its operation still held the queue", e, e.Task, probeTimeout)
@@ -105,25 +113,26 @@ type outcome struct {
 // side's model.
 func (s *side) do(o op) outcome {
 	var out outcome
+	ctx := context.Background()
 	switch o.kind {
 	case opSubmit:
-		out.err = s.q.Submit(o.task, o.deps...)
+		out.err = s.q.Submit(ctx, o.task, o.deps...)
 	case opNext:
-		out.lease, out.ok = s.q.Next()
+		out.lease, out.ok, out.err = s.q.Next(ctx)
 	case opHeartbeat:
-		out.lease, out.err = s.q.Heartbeat(s.m.lease(o.task, o.lease))
+		out.lease, out.err = s.q.Heartbeat(ctx, s.m.lease(o.task, o.lease))
 	case opComplete:
-		out.err = s.q.Complete(s.m.lease(o.task, o.lease))
+		out.err = s.q.Complete(ctx, s.m.lease(o.task, o.lease))
 	case opFail:
 		err := errors.New(o.msg)
 		if o.permanent {
 			err = core.Permanent(err)
 		}
-		out.state, out.err = s.q.Fail(s.m.lease(o.task, o.lease), err)
+		out.state, out.err = s.q.Fail(ctx, s.m.lease(o.task, o.lease), err)
 	case opRedrive:
-		out.err = s.q.Redrive(o.task)
+		out.err = s.q.Redrive(ctx, o.task)
 	case opAdvance:
-		out.err = s.q.Advance(o.dur)
+		out.err = s.q.Advance(ctx, o.dur)
 	}
 	out.events, out.seen = s.take()
 	return out
@@ -139,7 +148,10 @@ func (s *side) apply(o op) (outcome, error) {
 	want := s.m.expect(o)
 	var before view
 	if want.mayRefuse() {
-		before = s.read()
+		var err error
+		if before, err = s.read(); err != nil {
+			return outcome{}, fmt.Errorf("before %s: %v", o, err)
+		}
 	}
 	out := s.do(o)
 	if err := s.m.verify(o, want, out); err != nil {
@@ -159,7 +171,11 @@ func (s *side) apply(o op) (outcome, error) {
 	}
 	if out.err != nil || (o.kind == opNext && !out.ok) {
 		// Invariant 5: a refused operation changes nothing.
-		if d := before.diff(s.read()); d != "" {
+		after, err := s.read()
+		if err != nil {
+			return out, fmt.Errorf("after %s: %v", o, err)
+		}
+		if d := before.diff(after); d != "" {
 			return out, fmt.Errorf("invariant 5: refused with %v, but the queue changed: %s", out.err, d)
 		}
 	}
@@ -175,13 +191,27 @@ type view struct {
 	dlq    []core.DeadLetter
 }
 
-func (s *side) read() view {
-	v := view{now: s.q.Now(), ready: s.q.ReadyTasks(), dlq: s.q.DeadLetters()}
+func (s *side) read() (view, error) {
+	ctx := context.Background()
+	var v view
+	var err error
+	if v.now, err = s.q.Now(ctx); err != nil {
+		return v, fmt.Errorf("Now: %v", err)
+	}
+	if v.ready, err = s.q.ReadyTasks(ctx); err != nil {
+		return v, fmt.Errorf("ReadyTasks: %v", err)
+	}
+	if v.dlq, err = s.q.DeadLetters(ctx); err != nil {
+		return v, fmt.Errorf("DeadLetters: %v", err)
+	}
 	for _, n := range s.m.names {
-		st, ok := s.q.Status(n)
+		st, ok, err := s.q.Status(ctx, n)
+		if err != nil {
+			return v, fmt.Errorf("Status(%q): %v", n, err)
+		}
 		v.states = append(v.states, fmt.Sprintf("%s:%s:%v", n, st, ok))
 	}
-	return v
+	return v, nil
 }
 
 // diff describes how w differs from v, or returns "".

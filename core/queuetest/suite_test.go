@@ -1,6 +1,7 @@
 package queuetest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -87,61 +88,62 @@ func (b *book) failedTests() []string {
 	return ts
 }
 
-// wrong is a core.Queue that breaks one rule.
+// wrong is a core.Queue, through Memory, that breaks one rule.
 type wrong struct {
-	*core.Queue
+	Queue
+	q      *core.Queue
 	breaks string
 }
 
-func (w wrong) ReadyTasks() []string {
-	ready := w.Queue.ReadyTasks()
+func (w wrong) ReadyTasks(ctx context.Context) ([]string, error) {
+	ready := w.q.ReadyTasks()
 	if w.breaks == "lifo" {
 		slices.Reverse(ready)
 	}
-	return ready
+	return ready, nil
 }
 
-func (w wrong) Complete(l core.Lease) error {
-	if cur, ok := w.Queue.Lease(l.Task); ok && w.breaks == "no fencing" {
+func (w wrong) Complete(ctx context.Context, l core.Lease) error {
+	if cur, ok := w.q.Lease(l.Task); ok && w.breaks == "no fencing" {
 		l = cur // any lease of a running task completes it
 	}
-	return w.Queue.Complete(l)
+	return w.q.Complete(l)
 }
 
-func (w wrong) Heartbeat(l core.Lease) (core.Lease, error) {
-	if cur, ok := w.Queue.Lease(l.Task); ok && w.breaks == "heartbeat renews nothing" && cur.ID == l.ID && cur.Attempt == l.Attempt {
-		if lt := w.Queue.LeaseTimeout(); lt > 0 {
-			cur.Deadline = w.Queue.Now() + lt
+func (w wrong) Heartbeat(ctx context.Context, l core.Lease) (core.Lease, error) {
+	if cur, ok := w.q.Lease(l.Task); ok && w.breaks == "heartbeat renews nothing" && cur.ID == l.ID && cur.Attempt == l.Attempt {
+		if lt := w.q.LeaseTimeout(); lt > 0 {
+			cur.Deadline = w.q.Now() + lt
 		}
 		return cur, nil
 	}
-	return w.Queue.Heartbeat(l)
+	return w.q.Heartbeat(l)
 }
 
-func (w wrong) Fail(l core.Lease, err error) (core.State, error) {
+func (w wrong) Fail(ctx context.Context, l core.Lease, err error) (core.State, error) {
 	if w.breaks == "permanent errors retried" && core.IsPermanent(err) {
 		err = errors.New(err.Error())
 	}
-	return w.Queue.Fail(l, err)
+	return w.q.Fail(l, err)
 }
 
-func (w wrong) Status(task string) (core.State, bool) {
-	s, ok := w.Queue.Status(task)
+func (w wrong) Status(ctx context.Context, task string) (core.State, bool, error) {
+	s, ok := w.q.Status(task)
 	if s == core.Blocked && w.breaks == "blocks one level only" {
-		d, _ := w.Queue.DeadLetter(task)
-		if !slices.Contains(w.Queue.Deps(task), d.Root) {
-			return core.Pending, ok
+		d, _ := w.q.DeadLetter(task)
+		if !slices.Contains(w.q.Deps(task), d.Root) {
+			return core.Pending, ok, nil
 		}
 	}
-	return s, ok
+	return s, ok, nil
 }
 
-func (w wrong) DeadLetters() []core.DeadLetter {
-	dlq := w.Queue.DeadLetters()
+func (w wrong) DeadLetters(ctx context.Context) ([]core.DeadLetter, error) {
+	dlq := w.q.DeadLetters()
 	if w.breaks == "dead letters in no order" && len(dlq) > 1 {
 		slices.SortFunc(dlq, func(a, b core.DeadLetter) int { return strings.Compare(a.Task, b.Task) })
 	}
-	return dlq
+	return dlq, nil
 }
 
 // openWrong opens core.Queues that break one rule.
@@ -151,7 +153,7 @@ func openWrong(breaks string) Open {
 		if err != nil {
 			return nil, err
 		}
-		return wrong{q, breaks}, nil
+		return wrong{Memory(q), q, breaks}, nil
 	}
 }
 

@@ -1,6 +1,7 @@
 package queuetest
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -365,7 +366,11 @@ func runTable(r runner, open Open, cases []tableCase) {
 					r.Errorf("%q = %v, want a *core.CycleError with the path %q", last, out.err, tc.path)
 				}
 			}
-			if got := s.m.tableView(s.q.DeadLetters()); got != tc.want {
+			dlq, err := s.q.DeadLetters(context.Background())
+			if err != nil {
+				r.Fatalf("DeadLetters after %q: %v", last, err)
+			}
+			if got := s.m.tableView(dlq); got != tc.want {
 				r.Errorf("after %q\n got %s\nwant %s", last, got, tc.want)
 			}
 			got := eventsLine(out.events)
