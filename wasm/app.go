@@ -657,7 +657,7 @@ func (a *app) renderLog(forward, back bool) {
 		if l.Step == k {
 			b.WriteString(` current`)
 		}
-		b.WriteString(`" data-step="` + strconv.Itoa(l.Step) + `" title="Show step ` + strconv.Itoa(l.Step) + `"><span class="line">L` + strconv.Itoa(l.Line) + `</span>`)
+		b.WriteString(`" data-step="` + strconv.Itoa(l.Step) + `" tabindex="-1" title="Show step ` + strconv.Itoa(l.Step) + `"><span class="line">L` + strconv.Itoa(l.Line) + `</span>`)
 		b.WriteString(xmlEscape(shorten(l.Text, 240)))
 		b.WriteString(`</li>`)
 	}

@@ -145,6 +145,40 @@ func (a *app) wire() {
 			}
 		}
 	})
+	on(e.log, "keydown", func(ev js.Value) {
+		k := playground.LogKeyFor(ev.Get("key").String())
+		if k == playground.LogNone {
+			return
+		}
+		ev.Call("preventDefault")
+		ev.Call("stopPropagation")
+		li := ev.Get("target").Call("closest", "li[data-step]")
+		switch {
+		case k == playground.LogShow && li.Truthy():
+			step := li.Get("dataset").Get("step").String()
+			a.pause()
+			a.unnotify()
+			if a.p.SeekTo(step) {
+				a.render(false)
+			}
+			// The log is listed afresh: the focus goes to the line of
+			// the step shown, not to the page's body.
+			if again := e.log.Call("querySelector", `li[data-step="`+step+`"]`); again.Truthy() {
+				again.Call("focus")
+			}
+		case k == playground.LogUp && li.Truthy() && li.Get("previousElementSibling").Truthy():
+			li.Get("previousElementSibling").Call("focus")
+		case k == playground.LogDown && li.Truthy() && li.Get("nextElementSibling").Truthy():
+			li.Get("nextElementSibling").Call("focus")
+		case !li.Truthy():
+			// From the log itself, to the line of the step shown.
+			if cur := e.log.Call("querySelector", "li.current"); cur.Truthy() {
+				cur.Call("focus")
+			} else if last := e.log.Get("lastElementChild"); last.Truthy() {
+				last.Call("focus")
+			}
+		}
+	})
 	on(e.popover, "click", func(ev js.Value) {
 		ev.Call("stopPropagation")
 		if b := ev.Get("target").Call("closest", "button[data-action]"); b.Truthy() {
@@ -222,7 +256,12 @@ func (a *app) keydown(ev js.Value) {
 	case playground.KeyNextQuestion:
 		a.nextQuestion()
 	case playground.KeyClose:
+		inPopover := a.el.popover.Call("contains", document.Get("activeElement")).Bool()
+		task := a.el.popover.Get("dataset").Get("task")
 		a.hidePopover()
+		if inPopover && task.Truthy() {
+			a.focusTask(task.String())
+		}
 		setHidden(a.el.sharePanel, true)
 		return
 	case playground.KeyBack:
@@ -485,6 +524,16 @@ func (a *app) popoverAction(action string) {
 	}
 	a.hidePopover()
 	a.act(playground.PopoverCommand(action, task, msg))
+	// The popover's button had the focus: it goes back to the task, not
+	// to the page's body.
+	a.focusTask(task)
+}
+
+// focusTask gives the focus to a task of the drawing, if it is drawn.
+func (a *app) focusTask(task string) {
+	if nd := a.g.nodes[task]; nd != nil && nd.drawn {
+		nd.g.Call("focus", map[string]any{"preventScroll": true})
+	}
 }
 
 // share fills the link to this step and the embed snippet, and copies the

@@ -108,3 +108,28 @@ func PracticeKey(k Key, p *Practice) Key {
 	}
 	return k
 }
+
+// LogKey is what a key does in the event log.
+type LogKey uint8
+
+const (
+	LogNone LogKey = iota // let the page have it
+	LogUp                 // ↑: focus the line above
+	LogDown               // ↓: focus the line below
+	LogShow               // Enter or space: show the focused line's step, as a click does
+)
+
+// LogKeyFor decides what a key does with the focus in the event log: its
+// lines are focusable, ↑ and ↓ move between them, and Enter or space
+// shows a line's step.
+func LogKeyFor(key string) LogKey {
+	switch key {
+	case "ArrowUp":
+		return LogUp
+	case "ArrowDown":
+		return LogDown
+	case "Enter", " ", "Spacebar":
+		return LogShow
+	}
+	return LogNone
+}
