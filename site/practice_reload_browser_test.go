@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -35,9 +36,8 @@ func TestPracticeReloadComesBackToTheQuestion(t *testing.T) {
 		t.Helper()
 		q := p.Questions()[i]
 		waitFor(t, ctx, `document.querySelector('#practice-prompt').textContent === `+strconv.Quote(q.Prompt)+` && !document.querySelector('#practice-check').hidden`)
-		fillAnswer(t, ctx, q, q.Want)
-		click(t, ctx, "#practice-check")
-		waitFor(t, ctx, `!document.querySelector('#practice-result').hidden`)
+		answerInPage(t, ctx, q, q.Want)
+		waitFor(t, ctx, `!document.querySelector('#practice-result').hidden && !document.querySelector('#practice-next').hidden`)
 	}
 
 	answer(0)
@@ -63,8 +63,8 @@ func TestPracticeReloadComesBackToTheQuestion(t *testing.T) {
 	if got, want := status(), "Question 3 of "+total+" · score 2/2 · streak 2"; got != want {
 		t.Errorf("reloaded at question 3, the status says %q, want %q", got, want)
 	}
-	if got := stepShown(t, ctx); got != q.Step-1 {
-		t.Errorf("reloaded at question 3, the page shows step %d, want %d", got, q.Step-1)
+	if got := stepShown(t, ctx); got != q.AskedAt() {
+		t.Errorf("reloaded at question 3, the page shows step %d, want %d", got, q.AskedAt())
 	}
 
 	for i := 2; i < p.Len(); i++ {
@@ -76,6 +76,12 @@ func TestPracticeReloadComesBackToTheQuestion(t *testing.T) {
 	waitFor(t, ctx, `!document.querySelector('#practice-summary').hidden && !document.querySelector('#practice-done').hidden`)
 	if got, want := eval[string](t, ctx, `document.body.dataset.practiceScore`), total+"/"+total; got != want {
 		t.Errorf("reloaded when finished, the score is %s, want %s", got, want)
+	}
+	if n := eval[int](t, ctx, `[...document.querySelectorAll('#practice-summary .answers li.right')].filter(li => li.textContent.includes("You: ") && !li.textContent.includes("(not kept)")).length`); n != p.Len() {
+		t.Errorf("reloaded when finished, the summary shows %d answers given, want %d", n, p.Len())
+	}
+	if !strings.Contains(eval[string](t, ctx, `document.querySelector('#practice-exercise').selectedOptions[0].textContent`), "✓") {
+		t.Error("reloaded when passed, the exercise is not ticked")
 	}
 	click(t, ctx, "#practice-again")
 	waitFor(t, ctx, `document.querySelector('#practice-status').textContent.startsWith("Question 1 of")`)

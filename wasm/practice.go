@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"syscall/js"
 
-	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/internal/playground"
 )
 
@@ -171,17 +170,27 @@ func (a *app) pageAddress() string {
 	return a.p.Address()
 }
 
-// answerPractice reads the form as an answer and grades it.
+// answerPractice hands the form to the trainer: it grades the answer, or
+// says what the answer lacks, which is shown in place of a result.
 func (a *app) answerPractice() {
 	pr := a.pr
-	q, ok := pr.t.Practice().Current()
-	if !ok {
+	if _, ok := pr.t.Practice().Current(); !ok {
 		return
 	}
-	if _, ok := pr.t.Answer(pr.readAnswer(q)); !ok {
+	if need := pr.t.Check(formFields(pr.el.form)); need != "" {
+		toggleClass(pr.el.result, "right", false)
+		toggleClass(pr.el.result, "wrong", false)
+		toggleClass(pr.el.result, "need", true)
+		setText(pr.el.result, need)
+		setHidden(pr.el.result, false)
 		return
 	}
 	pr.store()
+	if _, graded := pr.t.Practice().Graded(); !graded {
+		a.renderPractice() // a "why" shows its points to tick
+		focusFirst(pr.el.inputs)
+		return
+	}
 	a.render(true)
 	a.renderPractice()
 	if pr.t.Practice().Done() {
@@ -207,43 +216,16 @@ func (pr *practice) store() {
 	js.Global().Get("localStorage").Call("setItem", playground.ProgressKey, pr.t.Stored())
 }
 
-// readAnswer turns the question's inputs into an answer.
-func (pr *practice) readAnswer(q playground.Question) playground.Answer {
-	var a playground.Answer
-	in := pr.el.inputs
-	picked := func() string {
-		if el := in.Call("querySelector", "input[name=choice]:checked"); el.Truthy() {
-			return el.Get("value").String()
-		}
-		return "\x00" // nothing picked: never right
+// formFields returns the practice form's named values, as FormData
+// gives them: the checked radios and boxes, every select, the text.
+func formFields(form js.Value) []playground.Field {
+	entries := js.Global().Get("Array").Call("from", js.Global().Get("FormData").New(form))
+	out := make([]playground.Field, 0, entries.Length())
+	for i := 0; i < entries.Length(); i++ {
+		e := entries.Index(i)
+		out = append(out, playground.Field{Name: e.Index(0).String(), Value: e.Index(1).String()})
 	}
-	switch q.Kind {
-	case playground.AskNext:
-		a.Task = picked()
-	case playground.AskReason, playground.AskTimer:
-		a.Choice = picked()
-	case playground.AskChanges:
-		a.Changes = map[string]core.State{}
-		for _, sel := range jsList(in.Call("querySelectorAll", "select[data-task]")) {
-			if v := sel.Get("value").String(); v != "" {
-				a.Changes[sel.Get("dataset").Get("task").String()] = core.State(v)
-			}
-		}
-	case playground.AskCycle:
-		a.Refused = picked() == "refused"
-		a.Path = playground.ParsePath(in.Call("querySelector", "input[name=path]").Get("value").String())
-	case playground.AskRedrive:
-		a.Stay = map[string]string{}
-		for _, sel := range jsList(in.Call("querySelectorAll", "select[data-task]")) {
-			task, v := sel.Get("dataset").Get("task").String(), sel.Get("value").String()
-			if v == "" {
-				a.Released = append(a.Released, task)
-			} else {
-				a.Stay[task] = v
-			}
-		}
-	}
-	return a
+	return out
 }
 
 // renderPractice draws the practice panel: the exercise, the status, the
@@ -286,8 +268,10 @@ func (a *app) renderPractice() {
 		setText(e.command, q.Command)
 		setData(e.form, "kind", q.Kind.String())
 		if !graded {
-			e.inputs.Set("innerHTML", q.InputsHTML())
+			e.inputs.Set("innerHTML", p.InputsHTML())
 		}
+		toggleClass(e.result, "need", false)
+		setText(e.check, p.CheckLabel())
 		toggleClass(e.form, "graded", graded)
 		e.check.Set("disabled", graded)
 		setHidden(e.check, graded)

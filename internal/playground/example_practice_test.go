@@ -7,33 +7,35 @@ import (
 )
 
 // A learner practises the first L4 exercise: each question is asked
-// before its step plays, graded against what the queue did, and explained.
+// before its step plays, graded against what the queue did, and
+// explained; a wrong answer is told what is wrong with it. A "why" is
+// answered in the learner's words, then self-graded against the points an
+// interviewer listens for.
 func ExamplePractice() {
 	ex, _, _ := playground.FindExercise(playground.L4, "first-in-first-out")
 	p, _ := playground.NewPractice(ex, false)
 	q, _ := p.Current()
-	fmt.Println(q.Prompt)
-	r, _ := p.Answer(playground.Answer{Changes: q.Want.Changes})
-	fmt.Println(r.Correct)
-	p.Next()
-	for {
-		q, ok := p.Current()
-		if !ok || q.Kind == playground.AskNext {
-			break
-		}
-		p.Answer(q.Want)
-		p.Next()
-	}
-	q, _ = p.Current()
 	fmt.Println(q.Prompt, q.Choices)
-	r, _ = p.Answer(playground.Answer{Task: "upload"})
+	fmt.Println(q.Grade(playground.Answer{}).Correct, q.Missing(playground.Answer{}))
+	r, _ := p.Answer(playground.Answer{Task: "upload"})
 	fmt.Println(r.Correct, r.Want.Task)
-	right, total := p.Score()
-	fmt.Println(right, "of", total)
+	fmt.Println(r.Mistake)
+	p.Next()
+	q, _ = p.Current()
+	fmt.Println(q.Kind, q.Prompt)
+	for _, pt := range q.Points {
+		fmt.Println("-", pt)
+	}
+	r, _ = p.Answer(playground.Answer{Text: "The oldest goes first, so nobody waits for ever.", Heard: []int{0, 1}})
+	fmt.Println(r.Correct)
 	// Output:
-	// Which tasks change state when submit resize runs, and to what?
-	// true
 	// Which task does next hand out? [resize thumbnail upload]
+	// false Pick the task next hands out, or “nothing”.
 	// false resize
-	// 3 of 4
+	// upload is READY, but behind resize, thumbnail in the line (resize, thumbnail, upload): the front goes first.
+	// why Why hand out READY tasks first in, first out? What would break with a stack, last in, first out?
+	// - a READY task waits only for the tasks ahead of it: bounded waiting
+	// - last in, first out lets new arrivals starve the oldest
+	// - a fixed order is predictable and testable
+	// true
 }

@@ -25,10 +25,16 @@ type Practice struct {
 	at          int  // the question being asked or just graded
 	graded      bool // the answer to questions[at] is in
 	interviewer bool
+	// draft is, for an AskWhy question, the learner's words once given:
+	// the model answer and its points are then shown, to tick.
+	draft string
 }
 
-// NewPractice starts practising an exercise. With interviewer set, the
-// page shows the answers and a hint of what to probe next. It fails only
+// NewPractice starts practising an exercise: the questions of its steps
+// ([Questions]), at most a third of them about dependency counting or
+// FIFO order ([balance]), then, for a written exercise, the questions
+// written for it ([WrittenQuestions]). With interviewer set, the page
+// shows the answers and a hint of what to probe next. It fails only
 // for a script that does not run, which no exercise of the book or of
 // [Generate] is.
 //
@@ -41,6 +47,13 @@ func NewPractice(ex Exercise, interviewer bool) (*Practice, error) {
 	p := &Practice{ex: ex, s: s, interviewer: interviewer}
 	for k := 1; k <= s.Len(); k++ {
 		p.questions = append(p.questions, Questions(s, k)...)
+	}
+	if ex.Set == SetBook {
+		p.questions = append(p.questions, WrittenQuestions(ex.Level, ex.Name, s.Len())...)
+	}
+	p.questions = balance(p.questions)
+	for i := range p.questions {
+		p.questions[i].Rubric = RubricFor(ex.Level, p.questions[i])
 	}
 	p.show()
 	return p, nil
@@ -98,8 +111,10 @@ func (p *Practice) Answer(a Answer) (r Result, ok bool) {
 		return p.results[p.at], true
 	}
 	r = q.Grade(a)
+	r.Said = said(q, a)
 	p.results = append(p.results, r)
 	p.graded = true
+	p.draft = ""
 	p.show()
 	return r, true
 }
@@ -113,6 +128,7 @@ func (p *Practice) Next() bool {
 	}
 	p.at++
 	p.graded = false
+	p.draft = ""
 	p.show()
 	return true
 }
@@ -127,8 +143,18 @@ func (p *Practice) show() {
 	case p.graded:
 		p.s.Seek(q.Step)
 	default:
-		p.s.Seek(q.Step - 1)
+		p.s.Seek(q.AskedAt())
 	}
+}
+
+// AskedAt returns the step the page shows while the question is asked:
+// the one before its step, or, for a written question, asked once every
+// step has played, its step, the last.
+func (q Question) AskedAt() int {
+	if q.Kind == AskWhy || q.Kind == AskPick {
+		return q.Step
+	}
+	return q.Step - 1
 }
 
 // Score returns the answers right and the answers given so far.
@@ -148,6 +174,30 @@ func (p *Practice) Streak() int {
 		n++
 	}
 	return n
+}
+
+// Passed reports whether the answers so far pass the exercise: at least
+// [PassPercent] of them right, and at least one given.
+func (p *Practice) Passed() bool {
+	right, total := p.Score()
+	return total > 0 && 100*right >= PassPercent*total
+}
+
+// PassPercent is the share of right answers, in percent, that passes an
+// exercise: what the picker's ✓ needs.
+const PassPercent = 80
+
+// Answered is a question answered, for the summary: what it asked, the
+// answer given and the right one.
+type Answered struct {
+	Index   int // the question's number, from 0
+	Step    int
+	Command string
+	Prompt  string
+	Kind    Kind
+	Said    string // the answer given, as [FormatAnswer] writes it
+	Want    string // the right answer, written the same way
+	Correct bool
 }
 
 // Missed is a question answered wrong, for the summary: what it asked,
@@ -176,6 +226,8 @@ type Summary struct {
 	Right   int
 	Total   int
 	Percent int
+	Passed  bool         // [Practice.Passed]
+	Answers []Answered   // every answer given, in order
 	Missed  []Missed     // in order of the questions
 	Topics  []TopicCount // the topics missed, most often first
 	Message string       // one sentence to close with
@@ -185,16 +237,18 @@ type Summary struct {
 // summary once [Practice.Done]).
 func (p *Practice) Summary() Summary {
 	right, total := p.Score()
-	sum := Summary{Title: p.ex.Title, Right: right, Total: total}
+	sum := Summary{Title: p.ex.Title, Right: right, Total: total, Passed: p.Passed()}
 	if total > 0 {
 		sum.Percent = 100 * right / total
 	}
 	var missed []Topic
 	for i, r := range p.results {
+		q := p.questions[i]
+		sum.Answers = append(sum.Answers, Answered{Index: i, Step: q.Step, Command: q.Command, Prompt: q.Prompt, Kind: q.Kind,
+			Said: r.Said, Want: FormatAnswer(q, q.Want), Correct: r.Correct})
 		if r.Correct {
 			continue
 		}
-		q := p.questions[i]
 		link := Link{Script: p.ex.Text, HasScript: true, Step: q.Step, HasStep: true}
 		sum.Missed = append(sum.Missed, Missed{Index: i, Step: q.Step, Command: q.Command, Prompt: q.Prompt,
 			Topic: q.Topic, Why: r.Why, Link: link.Fragment(), Question: q})
@@ -205,9 +259,11 @@ func (p *Practice) Summary() Summary {
 	case total == 0:
 		sum.Message = "No answers yet."
 	case right == total:
-		sum.Message = "All " + strconv.Itoa(total) + " right: try the next exercise, or a random one."
+		sum.Message = "All " + strconv.Itoa(total) + " right: passed. Try the next exercise, or a random one."
+	case sum.Passed:
+		sum.Message = strconv.Itoa(right) + " of " + strconv.Itoa(total) + " right: passed. Open a missed step to see it again, with its explanation."
 	default:
-		sum.Message = strconv.Itoa(right) + " of " + strconv.Itoa(total) + " right. Open a missed step to see it again, with its explanation."
+		sum.Message = strconv.Itoa(right) + " of " + strconv.Itoa(total) + " right: not passed yet (" + strconv.Itoa(PassPercent) + "% passes). Open a missed step to see it again, with its explanation, and try it again."
 	}
 	return sum
 }
@@ -234,4 +290,65 @@ func countTopics(ts []Topic) []TopicCount {
 // sortCounts sorts topic counts most often first, ties kept in order.
 func sortCounts(c []TopicCount) {
 	slices.SortStableFunc(c, func(a, b TopicCount) int { return b.Count - a.Count })
+}
+
+// minCounting is how many counting or FIFO questions [balance] keeps
+// however few other questions an exercise asks: an exercise about FIFO
+// order asks about it.
+const minCounting = 1
+
+// balance keeps about a third of a practice's questions about dependency
+// counting or FIFO order: with O other questions it keeps the O/2 of them,
+// or [minCounting] if more, with most to decide (the longest READY line for a next, the
+// most changes for a changes question, the first of each kind on ties),
+// in their order. Every other question is kept.
+//
+// The cost is O(n log n) for n questions.
+func balance(qs []Question) []Question {
+	counting := func(q Question) bool { return q.Counting() }
+	var idx []int
+	for i, q := range qs {
+		if counting(q) {
+			idx = append(idx, i)
+		}
+	}
+	keep := max((len(qs)-len(idx))/2, minCounting)
+	if len(idx) <= keep {
+		return qs
+	}
+	weight := func(q Question) int {
+		if q.Kind == AskNext {
+			return 2 * len(q.line)
+		}
+		return 2*len(q.Want.Changes) + 1
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return weight(qs[b]) - weight(qs[a]) })
+	kept := map[int]bool{}
+	for _, i := range idx[:keep] {
+		kept[i] = true
+	}
+	var out []Question
+	for i, q := range qs {
+		if !counting(q) || kept[i] {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// Counting reports whether a question asks about dependency counting or
+// FIFO order from a step: what [balance] keeps to a third. A written
+// question, asking the reason behind the rule, never does.
+func (q Question) Counting() bool {
+	return q.Kind != AskWhy && q.Kind != AskPick && (q.Topic == TopicOrder || q.Topic == TopicFIFO)
+}
+
+// said writes an answer given, for the summary: as [FormatAnswer] does,
+// and for a "why", with the points ticked.
+func said(q Question, a Answer) string {
+	out := FormatAnswer(q, a)
+	if q.Kind == AskWhy {
+		out += " (" + strconv.Itoa(len(a.Heard)) + " of " + plural(len(q.Points), "point") + " made)"
+	}
+	return out
 }

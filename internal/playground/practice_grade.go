@@ -8,38 +8,56 @@ import (
 	"github.com/dagq/dagq/core"
 )
 
-// Result is a graded answer: whether it was right, the right answer, and
-// why, for the page to show.
+// Result is a graded answer: whether it was right, the answer given and
+// the right one, what was wrong with the one given, and why, for the page
+// to show.
 type Result struct {
 	Correct bool
+	Given   Answer // the answer graded
 	Want    Answer // the right answer
+	// Mistake says, for a wrong answer, what in it is wrong and where the
+	// drawing shows it ("b is PENDING: it waits on a, which has not
+	// SUCCEEDED (the arrow a → b)"); "" for a right one.
+	Mistake string
 	Why     string // the rule, and what it did here
+	// Said is the answer given as the summary shows it ([FormatAnswer]),
+	// kept when Given is not (a practice resumed after a reload).
+	Said string
 }
 
-// Grade grades an answer against what the step did. A right answer is
-// always accepted and any other refused: AskNext, AskReason and AskTimer
-// want the one right pick; AskChanges the exact set of tasks that change,
-// each with its new state (a task given its old state counts as
-// unchanged); AskCycle whether the submit is refused, and, for a cycle, a
-// path that is a cycle through the submitted task (the queue reports one;
-// any is right); AskRedrive the exact set released and, for each task that
-// stays BLOCKED, its root.
+// CycleForm is how a cycle is written, for the question and its feedback.
+const CycleForm = "Write the cycle as the tasks along it, each waiting on the next (or each the dependency of the next, as the arrows are drawn), separated by spaces or arrows; any task may come first, and repeating it at the end is optional."
+
+// Grade grades an answer against what the step did. A blank answer is
+// wrong for every question; a right answer is always accepted and any
+// other refused: AskNext, AskReason and AskTimer want the one right pick;
+// AskChanges the exact set of tasks that change, each with its new state
+// (a task given its old state counts as unchanged; "nothing changes" said
+// when nothing does); AskCycle the verdict and, for a cycle, a cycle of
+// the graph with the submit's edges, in any rotation and either
+// direction, closed or not (the queue reports one; any is right);
+// AskRedrive the exact set released and, for each task that stays
+// BLOCKED, its root; AskWhy its words, with at least half of the points
+// ticked as heard in them.
 //
-// The cost is O(tasks in the answer + path length).
+// The cost is O(tasks + path length) for the grading, and O(tasks ×
+// dependencies) for the mistake.
 func (q Question) Grade(a Answer) Result {
-	r := Result{Want: q.Want, Why: q.Why}
+	r := Result{Given: a, Want: q.Want, Why: q.Why}
 	switch q.Kind {
 	case AskNext:
-		r.Correct = a.Task == q.Want.Task
-	case AskReason, AskTimer:
-		r.Correct = a.Choice == q.Want.Choice
+		r.Correct = !a.Nothing && a.Task != "" && a.Task == q.Want.Task
+	case AskReason, AskTimer, AskPick:
+		r.Correct = a.Choice != "" && a.Choice == q.Want.Choice
 	case AskChanges:
-		r.Correct = maps.Equal(q.normChanges(a.Changes), q.Want.Changes)
+		got := q.normChanges(a.Changes)
+		r.Correct = maps.Equal(got, q.Want.Changes) && (len(got) > 0) != a.Nothing
 	case AskCycle:
-		r.Correct = a.Refused == q.Want.Refused
-		if r.Correct && len(q.Want.Path) > 0 {
+		switch {
+		case a.Verdict != q.Want.Verdict:
+		case len(q.Want.Path) > 0:
 			r.Correct = q.isCycle(a.Path)
-		} else if r.Correct {
+		default:
 			r.Correct = len(a.Path) == 0
 		}
 	case AskRedrive:
@@ -51,7 +69,12 @@ func (q Question) Grade(a Answer) Result {
 		if stay == nil {
 			stay = map[string]string{}
 		}
-		r.Correct = slices.Equal(slices.Compact(got), want) && maps.Equal(stay, q.Want.Stay)
+		r.Correct = q.Missing(a) == "" && slices.Equal(slices.Compact(got), want) && maps.Equal(stay, q.Want.Stay)
+	case AskWhy:
+		r.Correct = a.Text != "" && len(a.Heard) > 0 && 2*len(a.Heard) >= len(q.Points)
+	}
+	if !r.Correct {
+		r.Mistake = q.mistake(a)
 	}
 	return r
 }
@@ -69,30 +92,43 @@ func (q Question) normChanges(in map[string]core.State) map[string]core.State {
 	return out
 }
 
-// isCycle reports whether path is a cycle through the submitted task in
-// the graph with the submit's edges: first and last the task, each task
-// waiting on the next, no task twice on the way.
+// isCycle reports whether path is a cycle of the graph with the submit's
+// edges: once opened (the first task dropped from the end when it comes
+// again there), no task twice, and each task waiting on the next, the
+// last on the first — or each the dependency of the next, the way the
+// drawing's arrows point. Every cycle of that graph passes through the
+// submitted task, the graph being acyclic before it.
 func (q Question) isCycle(path []string) bool {
-	if len(path) < 2 || q.deps == nil {
-		return false
-	}
-	t := q.Want.Path[0]
-	if path[0] != t || path[len(path)-1] != t {
+	p := openPath(path)
+	if len(p) == 0 || q.deps == nil {
 		return false
 	}
 	seen := map[string]bool{}
-	for i := 0; i+1 < len(path); i++ {
-		if seen[path[i]] || !slices.Contains(q.deps[path[i]], path[i+1]) {
+	forward, backward := true, true
+	for i, t := range p {
+		if seen[t] {
 			return false
 		}
-		seen[path[i]] = true
+		seen[t] = true
+		u := p[(i+1)%len(p)]
+		forward = forward && slices.Contains(q.deps[t], u)
+		backward = backward && slices.Contains(q.deps[u], t)
 	}
-	return true
+	return forward || backward
+}
+
+// openPath returns a typed cycle without its closing task: "a b c a" is
+// a b c; "a a" (a task waiting on itself) is a.
+func openPath(path []string) []string {
+	if len(path) >= 2 && path[0] == path[len(path)-1] {
+		return path[:len(path)-1]
+	}
+	return path
 }
 
 // ParsePath reads a cycle as a learner types it: task names separated by
-// spaces, commas or arrows (->, →), e.g. "c → a → b → c".
+// spaces, commas or arrows (->, →, ←, <-), e.g. "c → a → b → c".
 func ParsePath(s string) []string {
-	s = strings.NewReplacer("→", " ", "->", " ", ",", " ").Replace(s)
+	s = strings.NewReplacer("→", " ", "->", " ", "←", " ", "<-", " ", ",", " ").Replace(s)
 	return strings.Fields(s)
 }

@@ -2,6 +2,7 @@ package playground
 
 import (
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -14,11 +15,14 @@ import (
 // esc escapes a text for HTML, attributes included.
 func esc(s string) string { return html.EscapeString(s) }
 
-// InputsHTML returns the inputs a question asks with: radio buttons named
-// "choice" (next, reason, timer; accepted/refused for a cycle, with a text
-// input named "path"), or one select per task, data-task its name, whose
-// value is a state or "" for no change (changes), or a root or "" for
-// released (redrive).
+// InputsHTML returns the inputs a question asks with, nothing picked:
+// radio buttons named "choice" (next, with "nothing" valued "*"; reason,
+// timer, pick; accepted/refused for a cycle, with a text input named
+// "path" whose hint names no task); one select per task named
+// "task:NAME", data-task its name, whose value is a state or "" for no
+// change (changes, with a "nothing changes" checkbox named "nothing"), or
+// "+" for released, a root, or "" for not answered yet (redrive); a
+// textarea named "text" (why). [Question.ParseAnswer] reads them back.
 func (q Question) InputsHTML() string {
 	var b strings.Builder
 	radio := func(value, label string) {
@@ -29,7 +33,7 @@ func (q Question) InputsHTML() string {
 		if note != "" {
 			b.WriteString(`<span class="muted small">` + esc(note) + `</span>`)
 		}
-		b.WriteString(`<select data-task="` + esc(task) + `" aria-label="` + esc(task) + `">`)
+		b.WriteString(`<select name="` + esc(fieldTask+task) + `" data-task="` + esc(task) + `" aria-label="` + esc(task) + `">`)
 		for _, o := range options {
 			b.WriteString(`<option value="` + esc(o[0]) + `">` + esc(o[1]) + `</option>`)
 		}
@@ -40,8 +44,8 @@ func (q Question) InputsHTML() string {
 		for _, c := range q.Choices {
 			radio(c, c)
 		}
-		radio("", "nothing (no task is READY)")
-	case AskReason, AskTimer:
+		radio(nothingValue, "nothing (no task is READY)")
+	case AskReason, AskTimer, AskPick:
 		for _, c := range q.Choices {
 			radio(c, c)
 		}
@@ -60,31 +64,92 @@ func (q Question) InputsHTML() string {
 			}
 			row(t, note, opts)
 		}
+		b.WriteString(`<label class="choice nothing"><input type="checkbox" name="nothing" value="1"> nothing changes</label>`)
 	case AskCycle:
-		radio("accepted", "accepted")
-		radio("refused", "refused")
-		b.WriteString(`<label class="path">The cycle, if any: <input name="path" type="text" placeholder="e.g. c → a → b → c" autocomplete="off" spellcheck="false"></label>`)
+		radio(VerdictAccepted, "accepted")
+		radio(VerdictRefused, "refused")
+		b.WriteString(`<label class="path">The cycle, if any: <input name="path" type="text" placeholder="the tasks along the loop, in order" autocomplete="off" spellcheck="false"></label>`)
+		b.WriteString(`<p class="muted small form-hint">` + esc(CycleForm) + `</p>`)
 	case AskRedrive:
 		for _, t := range q.Tasks {
-			opts := [][2]string{{"", "released"}}
+			opts := [][2]string{{"", "choose…"}, {releaseValue, "released"}}
 			for _, r := range q.Roots {
 				opts = append(opts, [2]string{r, "stays blocked by " + r})
 			}
 			row(t, "", opts)
 		}
+	case AskWhy:
+		b.WriteString(`<label class="why-text">Your answer, as you would say it: <textarea name="text" rows="4" spellcheck="true"></textarea></label>`)
 	}
 	return b.String()
 }
 
+// InputsHTML returns the inputs of the current question as the page shows
+// them: [Question.InputsHTML], except for a "why" whose words are given:
+// then the words, the model answer, and a checkbox named "heard" per
+// point, valued its number, none ticked.
+func (p *Practice) InputsHTML() string {
+	q, ok := p.Current()
+	if !ok {
+		return ""
+	}
+	if q.Kind != AskWhy || p.draft == "" {
+		return q.InputsHTML()
+	}
+	var b strings.Builder
+	b.WriteString(`<div class="why-reveal"><p class="muted small">You said:</p><blockquote class="said">` + esc(p.draft) + `</blockquote>`)
+	b.WriteString(`<p class="muted small">A model answer:</p><blockquote class="model">` + esc(q.Model) + `</blockquote>`)
+	b.WriteString(`<p>Tick each point your answer made, as an interviewer would hear it:</p>`)
+	for i, pt := range q.Points {
+		b.WriteString(`<label class="choice point"><input type="checkbox" name="heard" value="` + strconv.Itoa(i) + `"> ` + esc(pt) + `</label>`)
+	}
+	b.WriteString(`</div>`)
+	return b.String()
+}
+
+// CheckLabel returns what the Check button says: "Grade my answer" once a
+// "why" shows its points to tick, else "Check".
+func (p *Practice) CheckLabel() string {
+	if q, ok := p.Current(); ok && q.Kind == AskWhy && p.draft != "" && !p.graded {
+		return "Grade my answer"
+	}
+	return "Check"
+}
+
 // ResultHTML returns a graded answer as the page shows it: a verdict
-// (class "verdict": "Right." or "Not quite." with the right answer) and
-// the why (class "why").
+// (class "verdict": "Right." or "Not quite." with the answer given and
+// the right one), what was wrong with it (class "mistake"), the form a
+// cycle is written in when one was wrong, and the why (class "why"). A
+// "why" shows the points made and missed, and the model answer.
 func (q Question) ResultHTML(r Result) string {
+	var b strings.Builder
+	if q.Kind == AskWhy {
+		n := len(r.Given.Heard)
+		verdict := "Right: you made " + strconv.Itoa(n) + " of " + plural(len(q.Points), "point") + "."
+		if !r.Correct {
+			verdict = "Not quite: you made " + strconv.Itoa(n) + " of " + plural(len(q.Points), "point") + "; an interviewer listens for at least half."
+		}
+		b.WriteString(`<p class="verdict">` + esc(verdict) + `</p><ul class="points">`)
+		for i, pt := range q.Points {
+			mark, class := "✗ ", "missed"
+			if slices.Contains(r.Given.Heard, i) {
+				mark, class = "✓ ", "made"
+			}
+			b.WriteString(`<li class="` + class + `">` + esc(mark+pt) + `</li>`)
+		}
+		b.WriteString(`</ul><p class="why">` + esc(r.Why) + `</p>`)
+		return b.String()
+	}
 	verdict := "Right."
 	if !r.Correct {
-		verdict = "Not quite. The answer: " + FormatAnswer(q, r.Want) + "."
+		verdict = "Not quite. You said: " + FormatAnswer(q, r.Given) + ". The answer: " + FormatAnswer(q, r.Want) + "."
 	}
-	return `<p class="verdict">` + esc(verdict) + `</p><p class="why">` + esc(r.Why) + `</p>`
+	b.WriteString(`<p class="verdict">` + esc(verdict) + `</p>`)
+	if r.Mistake != "" {
+		b.WriteString(`<p class="mistake">` + esc(r.Mistake) + `</p>`)
+	}
+	b.WriteString(`<p class="why">` + esc(r.Why) + `</p>`)
+	return b.String()
 }
 
 // ProbeHTML returns what the interviewer's view shows with a question:
@@ -93,12 +158,18 @@ func (q Question) ProbeHTML() string {
 	return `<p>Answer: ` + esc(FormatAnswer(q, q.Want)) + `.</p><p>Probe next: ` + esc(q.Probe) + `</p>`
 }
 
-// HTML returns the summary as the page shows it: the score, a sentence,
-// the topics missed most, and each missed step with a link to it in the
-// playground (relative to the page) and the rule it missed.
+// HTML returns the summary as the page shows it: the score and whether
+// it passes, a sentence, the topics missed most, every answer given beside
+// the right one (class "answers", ✓ or ✗ each), and each missed step with
+// a link to it in the playground (relative to the page) and the rule it
+// missed.
 func (s Summary) HTML() string {
 	var b strings.Builder
-	b.WriteString(`<h3>` + esc(s.Title) + `: ` + strconv.Itoa(s.Right) + ` of ` + strconv.Itoa(s.Total) + ` right (` + strconv.Itoa(s.Percent) + `%)</h3>`)
+	pass := "not passed"
+	if s.Passed {
+		pass = "passed"
+	}
+	b.WriteString(`<h3>` + esc(s.Title) + `: ` + strconv.Itoa(s.Right) + ` of ` + strconv.Itoa(s.Total) + ` right (` + strconv.Itoa(s.Percent) + `%), ` + pass + `</h3>`)
 	b.WriteString(`<p>` + esc(s.Message) + `</p>`)
 	if len(s.Topics) > 0 {
 		var parts []string
@@ -106,6 +177,22 @@ func (s Summary) HTML() string {
 			parts = append(parts, tc.Name+" ("+strconv.Itoa(tc.Count)+")")
 		}
 		b.WriteString(`<p class="muted">Missed most: ` + esc(strings.Join(parts, ", ")) + `</p>`)
+	}
+	if len(s.Answers) > 0 {
+		b.WriteString(`<ol class="answers">`)
+		for _, a := range s.Answers {
+			mark, class := "✗", "wrong"
+			if a.Correct {
+				mark, class = "✓", "right"
+			}
+			b.WriteString(`<li class="` + class + `"><span class="mark">` + mark + `</span> <span class="prompt">` + esc(a.Prompt) + `</span>`)
+			b.WriteString(`<br><span class="said">You: ` + esc(a.Said) + `</span>`)
+			if !a.Correct {
+				b.WriteString(`<br><span class="want">Answer: ` + esc(a.Want) + `</span>`)
+			}
+			b.WriteString(`</li>`)
+		}
+		b.WriteString(`</ol>`)
 	}
 	if len(s.Missed) > 0 {
 		b.WriteString(`<ol class="missed">`)

@@ -32,7 +32,7 @@ type LevelProgress struct {
 	Streak   int           // right answers in a row, up to the last
 	Best     int           // the longest streak
 	Missed   map[Topic]int // answers wrong, by topic
-	Done     []string      // exercises finished with every answer right, as "set/name", first first
+	Done     []string      // exercises passed ([Practice.Passed]), as "set/name", first first
 }
 
 // maxDone caps the exercises remembered as finished per level, so that
@@ -158,7 +158,7 @@ func (p *Progress) Record(l Level, q Question, r Result) {
 	lp.Missed[q.Topic]++
 }
 
-// Finish counts an exercise as done at its level, once.
+// Finish counts an exercise as passed at its level, once.
 func (p *Progress) Finish(ex Exercise) {
 	lp := p.Level(ex.Level)
 	id := ex.Set + "/" + ex.Name
@@ -170,7 +170,7 @@ func (p *Progress) Finish(ex Exercise) {
 	}
 }
 
-// Finished reports whether an exercise was done before.
+// Finished reports whether an exercise was passed before.
 func (p Progress) Finished(ex Exercise) bool {
 	lp := p.Levels[ex.Level]
 	return lp != nil && slices.Contains(lp.Done, ex.Set+"/"+ex.Name)

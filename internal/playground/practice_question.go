@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,8 +21,7 @@ const (
 	// AskNext: which task does next hand out? Fits every next.
 	AskNext Kind = iota + 1
 	// AskChanges: which tasks change state, and to what? Fits every step
-	// that changes a state, and every refused operation but a refused
-	// submit with dependencies (none change).
+	// that changes a state, and every refused operation (none change).
 	AskChanges
 	// AskCycle: is this submit refused, and what is the cycle's path? Fits
 	// every submit with dependencies, and every refused submit.
@@ -37,10 +37,20 @@ const (
 	// a next under leases, a heartbeat that is accepted, and a failure
 	// that leaves the task DELAYED.
 	AskTimer
+	// AskWhy: the reason behind a rule, in the learner's own words, then
+	// self-graded against the points an interviewer listens for. Written
+	// for an exercise ([WhyQuestions]), asked at its end.
+	AskWhy
+	// AskPick: a written question with choices, about a rule and its
+	// reason rather than a step ([WrittenQuestions]), asked at the end of
+	// its exercise.
+	AskPick
 )
 
 // Kinds returns every kind of question, in order.
-func Kinds() []Kind { return []Kind{AskNext, AskChanges, AskCycle, AskReason, AskRedrive, AskTimer} }
+func Kinds() []Kind {
+	return []Kind{AskNext, AskChanges, AskCycle, AskReason, AskRedrive, AskTimer, AskWhy, AskPick}
+}
 
 // String returns the kind's name, e.g. "next".
 func (k Kind) String() string {
@@ -57,29 +67,12 @@ func (k Kind) String() string {
 		return "redrive"
 	case AskTimer:
 		return "timer"
+	case AskWhy:
+		return "why"
+	case AskPick:
+		return "pick"
 	}
 	return "unknown"
-}
-
-// Answer is a learner's answer, or the right one. Each kind reads its own
-// fields and ignores the others.
-type Answer struct {
-	// AskNext: the task handed out; "" for none.
-	Task string
-	// AskChanges: the tasks whose state changes, each with its new state.
-	// A task given its state before the step counts as unchanged.
-	Changes map[string]core.State
-	// AskCycle: whether the submit is refused, and, when a cycle refuses
-	// it, the cycle: first and last the submitted task, each task waiting
-	// on the next. Any cycle through the submitted task is right.
-	Refused bool
-	Path    []string
-	// AskReason, AskTimer: the choice picked, one of [Question.Choices].
-	Choice string
-	// AskRedrive: the blocked tasks released, in any order, and the
-	// tasks that stay BLOCKED, each with the DEAD root that holds it.
-	Released []string
-	Stay     map[string]string
 }
 
 // Question is one prediction asked before a step plays. The session shows
@@ -91,10 +84,12 @@ type Question struct {
 	Topic   Topic  // the rule it tests
 	Command string // the command about to run, in canonical form
 	Prompt  string // the question, one sentence
-	// Task is the task asked about, for AskReason and AskTimer.
+	// Task is the task asked about: the one submitted (AskCycle), or
+	// whose reason or timer is asked (AskReason, AskTimer).
 	Task string
-	// Choices are the answers to pick from, for AskNext (task names, ""
-	// for nothing), AskReason and AskTimer; the right one among them.
+	// Choices are the answers to pick from, distinct, the right one among
+	// them: for AskNext the task names (with "nothing" beside them, at
+	// least three in all), for AskReason and AskTimer at least three.
 	Choices []string
 	// Tasks are the tasks to decide, for AskChanges (every task there is
 	// at the step, the submitted one included) and AskRedrive (every
@@ -111,13 +106,29 @@ type Question struct {
 	Why string
 	// Probe is what an interviewer might ask next.
 	Probe string
+	// Rubric is the ID of the rubric point the question asks
+	// ([RubricPoint.ID]); "" for one no point claims.
+	Rubric string
+	// Model and Points are, for AskWhy, a model answer and the points an
+	// interviewer listens for in one.
+	Model  string
+	Points []string
 
-	// deps is the graph a cycle answer is checked against: each task's
-	// dependencies, the submitted task's included (AskCycle only).
+	// line is the READY line before the step, for the feedback of AskNext.
+	line []string
+	// wrong says, for each wrong choice of AskReason and AskTimer, the
+	// mistake that leads to it.
+	wrong map[string]string
+	// err is the refusal's error, for AskCycle.
+	err string
+
+	// deps is the graph before the step, each task's dependencies, with
+	// the submit's edges: what a cycle answer is checked against, and what
+	// feedback points at.
 	deps map[string][]string
 	// was is each task's state before the step ("" for the submitted
-	// task), for AskChanges: an answer giving a task its old state leaves
-	// it unchanged.
+	// task): an AskChanges answer giving a task its old state leaves it
+	// unchanged.
 	was map[string]core.State
 }
 
@@ -141,10 +152,27 @@ func Questions(s *scenario.Session, k int) []Question {
 	before, after := s.BoardAt(k-1), s.BoardAt(k)
 	x := stepFacts{s: s, k: k, st: st, before: before, after: after}
 	var qs []Question
+	graph := s.GraphAt(k - 1)
 	add := func(q Question) {
 		q.Step, q.Command = k, c.String()
 		if q.Probe == "" {
 			q.Probe = q.Topic.Probe()
+		}
+		q.line = before.Ready()
+		if q.was == nil {
+			q.was = map[string]core.State{}
+			for _, t := range x.tasks() {
+				q.was[t] = before.State(t)
+			}
+		}
+		if q.deps == nil {
+			q.deps = map[string][]string{}
+			for _, n := range graph {
+				q.deps[n.Task] = n.Deps
+			}
+			if _, dup := q.deps[c.Task]; c.Op == scenario.OpSubmit && !dup {
+				q.deps[c.Task] = c.Deps
+			}
 		}
 		qs = append(qs, q)
 	}
@@ -153,12 +181,17 @@ func Questions(s *scenario.Session, k int) []Question {
 		if len(c.Deps) > 0 || !st.OK {
 			add(x.cycle())
 		}
-		if st.OK {
-			add(x.changes())
-		}
+		add(x.changes()) // refused, it changes nothing: asked too
 	case scenario.OpNext:
 		if len(before.Ready()) == 0 {
 			return nil
+		}
+		if len(before.Tasks()) < 2 {
+			// One task and "nothing": no question with alternatives.
+			if q, ok := x.leaseTimer(); ok {
+				add(q)
+			}
+			return qs
 		}
 		add(x.next())
 		if q, ok := x.leaseTimer(); ok {
@@ -226,7 +259,7 @@ func (x stepFacts) tasks() []string {
 func (x stepFacts) changes() Question {
 	c := x.st.Command
 	want := x.changed()
-	q := Question{Kind: AskChanges, Tasks: x.tasks(), States: core.States(), Want: Answer{Changes: want}, was: map[string]core.State{}}
+	q := Question{Kind: AskChanges, Tasks: x.tasks(), States: core.States(), Want: Answer{Changes: want, Nothing: len(want) == 0}, was: map[string]core.State{}}
 	for _, t := range q.Tasks {
 		q.was[t] = x.before.State(t)
 	}
@@ -246,8 +279,6 @@ func (x stepFacts) topic() Topic {
 			return TopicPoison
 		case strings.Contains(st.Err, core.ErrStaleLease.Error()), strings.Contains(st.Err, core.ErrLeaseExpired.Error()):
 			return TopicFencing
-		case c.Op == scenario.OpSubmit:
-			return TopicCycle
 		}
 		return TopicRefused
 	}
@@ -269,6 +300,8 @@ func (x stepFacts) topic() Topic {
 		return TopicBlocking
 	case slices.ContainsFunc(st.Events, func(e core.Event) bool { return e.Kind == core.EventSubmitted && e.To == core.Blocked }):
 		return TopicBlocking
+	case c.Op == scenario.OpSubmit && slices.ContainsFunc(c.Deps, func(d string) bool { return x.before.State(d) == "" }):
+		return TopicArrival
 	case has(core.EventRetried):
 		return TopicRetry
 	}
@@ -278,10 +311,21 @@ func (x stepFacts) topic() Topic {
 func (x stepFacts) next() Question {
 	q := Question{Kind: AskNext, Topic: TopicFIFO, Want: Answer{Task: x.st.Task}}
 	q.Prompt = "Which task does next hand out?"
+	var done []string
 	for _, t := range x.before.Tasks() {
 		if st := x.before.State(t); st != core.Succeeded {
 			q.Choices = append(q.Choices, t)
+		} else {
+			done = append(done, t)
 		}
+	}
+	// With "nothing", at least three answers: tasks already done pad a
+	// short list.
+	for _, t := range done {
+		if len(q.Choices) >= 2 {
+			break
+		}
+		q.Choices = append(q.Choices, t)
 	}
 	line := x.before.Ready()
 	q.Why = q.Topic.Rule() + " The line was " + nameList(line) + ", so " + x.st.Task + " goes first."
@@ -318,15 +362,12 @@ func (x stepFacts) retried() map[string]bool {
 
 func (x stepFacts) cycle() Question {
 	c := x.st.Command
-	q := Question{Kind: AskCycle, Topic: TopicCycle, Want: Answer{Refused: !x.st.OK, Path: x.s.Cycle(x.k)}}
+	verdict := VerdictAccepted
+	if !x.st.OK {
+		verdict = VerdictRefused
+	}
+	q := Question{Kind: AskCycle, Topic: TopicCycle, Task: c.Task, Want: Answer{Verdict: verdict, Path: x.s.Cycle(x.k)}, err: x.st.Err}
 	q.Prompt = "Is submit " + c.Task + " refused? If it closes a cycle, which is it?"
-	q.deps = map[string][]string{}
-	for _, n := range x.s.GraphAt(x.k - 1) {
-		q.deps[n.Task] = n.Deps
-	}
-	if _, dup := q.deps[c.Task]; !dup {
-		q.deps[c.Task] = c.Deps
-	}
 	path := q.Want.Path
 	switch {
 	case x.st.OK:
@@ -375,10 +416,16 @@ func (x stepFacts) redrive() Question {
 			q.Want.Released = append(q.Want.Released, t)
 		}
 	}
+	// The trace says what the redrive did: a bulk one, how many it
+	// started and whom it skipped, poisoned.
 	why := q.Topic.Rule()
-	if len(q.Want.Released) > 0 {
-		why += " Released: " + nameList(q.Want.Released) + "."
+	for _, e := range x.st.Events {
+		if e.Kind == core.EventRedriveStarted && len(e.Skipped) > 0 {
+			q.Topic = TopicPoison
+			why = TopicPoison.Rule()
+		}
 	}
+	why += " Here: " + Explain(x.s, x.k)
 	if len(q.Want.Stay) > 0 {
 		var kept []string
 		for _, t := range q.Tasks {
@@ -419,23 +466,31 @@ func (x stepFacts) reason() (Question, bool) {
 	}
 	q := Question{Kind: AskReason, Task: task, Want: Answer{Choice: entry.Reason}}
 	q.Prompt = "What reason does the dead-letter queue show for " + task + "?"
-	choices := []string{entry.Reason}
+	cs := newChoices(entry.Reason)
 	if entry.State == core.Blocked {
 		q.Topic = TopicRootCause
-		for _, n := range x.s.GraphAt(x.k) {
+		var graph []scenario.Node
+		graph = x.s.GraphAt(x.k)
+		for _, n := range graph {
 			if n.Task == task {
 				for _, d := range n.Deps {
-					choices = append(choices, "blocked by "+d)
+					cs.add("blocked by "+d, d+" is the dependency nearest to "+task+", not the DEAD task upstream that holds it.")
 				}
 			}
 		}
 		for _, d := range x.after.DeadLetters() {
 			if d.State == core.Dead {
-				choices = append(choices, "blocked by "+d.Task)
+				cs.add("blocked by "+d.Task, d.Task+" is DEAD, but not upstream of "+task+": no chain of arrows leads from it to "+task+".")
 			}
 		}
-		if len(choices) < 3 {
-			choices = append(choices, "blocked by "+task)
+		cs.add("blocked by "+task, "a task never blocks itself: the reason names the DEAD task upstream.")
+		for _, n := range graph {
+			cs.add("blocked by "+n.Task, n.Task+" is not DEAD: only a dead task blocks.")
+		}
+		for _, d := range x.after.DeadLetters() {
+			if d.Task == entry.Root {
+				cs.add(d.Reason, "that is "+d.Task+"'s own reason: "+task+" did not fail, it is BLOCKED by it.")
+			}
 		}
 		q.Why = q.Topic.Rule() + " Here " + task + " is held by " + entry.Root + ", which is DEAD."
 	} else {
@@ -444,19 +499,53 @@ func (x stepFacts) reason() (Question, bool) {
 			q.Topic = TopicPermanent
 		}
 		n := entry.Attempts
-		for _, m := range []int{n - 1, n + 1, x.s.Attempts()} {
+		for _, m := range []int{n - 1, n + 1, x.s.Attempts(), n + 2} {
 			if m >= 1 {
-				choices = append(choices, "failed after "+plural(m, "attempt")+": "+entry.Error)
+				cs.add("failed after "+plural(m, "attempt")+": "+entry.Error, task+" had "+plural(n, "attempt")+", not "+strconv.Itoa(m)+": count the hand-outs that ended in a failure.")
 			}
 		}
-		choices = append(choices, "permanent failure after "+plural(n, "attempt")+": "+entry.Error,
-			"failed after "+plural(n, "attempt")+": "+core.ErrLeaseExpired.Error())
+		if q.Topic == TopicPermanent {
+			cs.add("failed after "+plural(n, "attempt")+": "+entry.Error, "the error was permanent: the reason says so, and no attempt was left to use.")
+		} else {
+			cs.add("permanent failure after "+plural(n, "attempt")+": "+entry.Error, "the error was not permanent: "+task+" used its attempts.")
+		}
+		cs.add("failed after "+plural(n, "attempt")+": "+core.ErrLeaseExpired.Error(), task+"'s last error was “"+entry.Error+"”, not a lease expiry.")
 		q.Why = "A task that fails its last attempt, or fails with a permanent error, enters the dead-letter queue with the attempts it had and its last error. Here " +
 			task + " had " + plural(n, "attempt") + " and failed with \"" + entry.Error + "\"."
 	}
-	q.Choices = distinct(choices, 5)
-	slices.Sort(q.Choices)
+	q.Choices, q.wrong = cs.done()
 	return q, true
+}
+
+// choiceSet gathers the choices of a question: the right one, then wrong
+// ones each with the mistake that leads to it, repeats dropped before
+// any is counted.
+type choiceSet struct {
+	right string
+	list  []string
+	wrong map[string]string
+}
+
+// maxChoices caps the choices of a question, the right one included.
+const maxChoices = 5
+
+func newChoices(right string) *choiceSet {
+	return &choiceSet{right: right, list: []string{right}, wrong: map[string]string{}}
+}
+
+// add adds a wrong choice, unless it is there already or the list is full.
+func (c *choiceSet) add(choice, mistake string) {
+	if choice == c.right || len(c.list) >= maxChoices || slices.Contains(c.list, choice) {
+		return
+	}
+	c.list = append(c.list, choice)
+	c.wrong[choice] = mistake
+}
+
+// done returns the choices in order, and each wrong one's mistake.
+func (c *choiceSet) done() ([]string, map[string]string) {
+	slices.Sort(c.list)
+	return c.list, c.wrong
 }
 
 // leaseTimer asks when the lease handed out or renewed by the step ends.
@@ -469,7 +558,7 @@ func (x stepFacts) leaseTimer() (Question, bool) {
 				q.Prompt = "After this heartbeat, when does " + e.Task + "'s lease expire?"
 			}
 			q.Want.Choice = scenario.FormatDuration(e.Deadline)
-			q.Choices = timeChoices(x.st.Now, e.Deadline, x.before)
+			q.Choices, q.wrong = timeChoices(x.st.Now, e.Deadline)
 			q.Why = q.Topic.Rule() + " Here the clock says " + scenario.FormatDuration(x.st.Now) + ", so the lease ends at " + q.Want.Choice + "."
 			return q, true
 		}
@@ -479,7 +568,7 @@ func (x stepFacts) leaseTimer() (Question, bool) {
 
 // delayTimer asks when a retry made DELAYED by the step falls due.
 func (x stepFacts) delayTimer() (Question, bool) {
-	if x.st.Command.Op != scenario.OpFail {
+	if x.st.Command.Op != scenario.OpFail || x.jittered() {
 		return Question{}, false
 	}
 	for _, e := range x.st.Events {
@@ -487,7 +576,7 @@ func (x stepFacts) delayTimer() (Question, bool) {
 			q := Question{Kind: AskTimer, Topic: TopicBackoff, Task: e.Task}
 			q.Prompt = "When does " + e.Task + "'s retry fall due?"
 			q.Want.Choice = scenario.FormatDuration(e.Due)
-			q.Choices = timeChoices(x.st.Now, e.Due, x.before)
+			q.Choices, q.wrong = timeChoices(x.st.Now, e.Due)
 			q.Why = q.Topic.Rule() + " Attempt " + strconv.Itoa(e.Attempt) + " failed at " + scenario.FormatDuration(x.st.Now) +
 				" and waits " + scenario.FormatDuration(e.Due-x.st.Now) + ": due at " + q.Want.Choice + "."
 			return q, true
@@ -496,28 +585,32 @@ func (x stepFacts) delayTimer() (Question, bool) {
 	return Question{}, false
 }
 
-// timeChoices returns the right time and the times of the common
-// mistakes: now (no wait), twice the wait, half the wait, the wait counted
-// from zero, in ascending order.
-func timeChoices(now, right time.Duration, _ *scenario.Board) []string {
-	d := right - now
-	cands := []time.Duration{right, now + 2*d, now + d/2, d, now}
-	slices.Sort(cands)
-	var out []string
-	for _, c := range slices.Compact(cands) {
-		out = append(out, scenario.FormatDuration(c))
-	}
-	return distinct(out, 5)
-}
-
-// distinct returns the strings without repeats, first kept, at most n,
-// the first always among them.
-func distinct(in []string, n int) []string {
-	var out []string
-	for _, s := range in {
-		if !slices.Contains(out, s) && len(out) < n {
-			out = append(out, s)
+// jittered reports whether the session's retries are jittered: their due
+// times are then random, not a thing to predict.
+func (x stepFacts) jittered() bool {
+	for j := 1; j <= x.s.Len(); j++ {
+		if c := x.s.Command(j); c.Op == scenario.OpJitter && c.Jitter != core.JitterNone {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+// timeChoices returns the right time and the times of the common
+// mistakes, in ascending order, each wrong one with its mistake: twice the
+// wait, half the wait, the wait counted from zero, now (no wait), one
+// wait too many.
+func timeChoices(now, right time.Duration) ([]string, map[string]string) {
+	d := right - now
+	f := scenario.FormatDuration
+	cs := newChoices(f(right))
+	cs.add(f(now+2*d), "that waits twice "+f(d)+", counted from now ("+f(now)+").")
+	cs.add(f(now+d/2), "that waits half of "+f(d)+".")
+	cs.add(f(d), "that counts "+f(d)+" from zero, not from now ("+f(now)+").")
+	cs.add(f(now), "that is now: the wait of "+f(d)+" is left out.")
+	cs.add(f(right+d), "that waits "+f(d)+" twice over.")
+	at := map[string]time.Duration{f(right): right, f(now + 2*d): now + 2*d, f(now + d/2): now + d/2, f(d): d, f(now): now, f(right + d): right + d}
+	list, wrong := cs.done()
+	slices.SortFunc(list, func(a, b string) int { return cmp.Compare(at[a], at[b]) })
+	return list, wrong
 }

@@ -3,6 +3,8 @@ package playground
 import (
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dagq/dagq/core"
@@ -27,12 +29,12 @@ func fits(s *scenario.Session, k int) []Kind {
 		if len(c.Deps) > 0 || !st.OK {
 			out = append(out, AskCycle)
 		}
-		if st.OK {
-			out = append(out, AskChanges)
-		}
+		out = append(out, AskChanges)
 	case scenario.OpNext:
 		if st.Task != "" {
-			out = append(out, AskNext)
+			if len(before.Tasks()) > 1 {
+				out = append(out, AskNext)
+			}
 			if leaseTimer {
 				out = append(out, AskTimer)
 			}
@@ -53,7 +55,11 @@ func fits(s *scenario.Session, k int) []Kind {
 		if !st.OK || changed {
 			out = append(out, AskChanges)
 		}
-		if c.Op == scenario.OpFail && has(func(e core.Event) bool { return e.Kind == core.EventDelayed }) {
+		jittered := false
+		for j := 1; j <= s.Len(); j++ {
+			jittered = jittered || s.Command(j).Op == scenario.OpJitter && s.Command(j).Jitter != core.JitterNone
+		}
+		if c.Op == scenario.OpFail && !jittered && has(func(e core.Event) bool { return e.Kind == core.EventDelayed }) {
 			out = append(out, AskTimer)
 		}
 	}
@@ -76,12 +82,13 @@ func wrongAnswers(q Question) []Answer {
 	w := q.Want
 	switch q.Kind {
 	case AskNext:
-		for _, c := range append(slices.Clone(q.Choices), "", "no-such-task") {
+		for _, c := range append(slices.Clone(q.Choices), "no-such-task") {
 			if c != w.Task {
 				out = append(out, Answer{Task: c})
 			}
 		}
-	case AskReason, AskTimer:
+		out = append(out, Answer{Nothing: true}, Answer{Task: w.Task, Nothing: true})
+	case AskReason, AskTimer, AskPick:
 		for _, c := range append(slices.Clone(q.Choices), "") {
 			if c != w.Choice {
 				out = append(out, Answer{Choice: c})
@@ -123,18 +130,26 @@ func wrongAnswers(q Question) []Answer {
 			}
 		}
 	case AskCycle:
-		out = append(out, Answer{Refused: !w.Refused, Path: w.Path})
+		flip := VerdictAccepted
+		if w.Verdict == VerdictAccepted {
+			flip = VerdictRefused
+		}
+		out = append(out, Answer{Verdict: flip, Path: w.Path}, Answer{Path: w.Path})
 		if len(w.Path) > 0 {
-			out = append(out, Answer{Refused: true}, Answer{Refused: true, Path: w.Path[:len(w.Path)-1]},
-				Answer{Refused: true, Path: append(slices.Clone(w.Path), w.Path[1])})
-			if len(w.Path) > 3 { // a loop of two reads the same both ways
-				rev := slices.Clone(w.Path)
-				slices.Reverse(rev)
-				out = append(out, Answer{Refused: true, Path: rev})
+			out = append(out, Answer{Verdict: VerdictRefused}, Answer{Verdict: VerdictRefused, Path: w.Path[:len(w.Path)-2]},
+				Answer{Verdict: VerdictRefused, Path: append(slices.Clone(w.Path), w.Path[1])},
+				Answer{Verdict: VerdictRefused, Path: append(slices.Clone(w.Path), "no-such-task")})
+			if len(w.Path) > 4 { // a loop of two or three reads the same swapped
+				swapped := slices.Clone(w.Path[:len(w.Path)-1])
+				swapped[0], swapped[1] = swapped[1], swapped[0]
+				out = append(out, Answer{Verdict: VerdictRefused, Path: swapped})
 			}
 		} else {
-			out = append(out, Answer{Refused: w.Refused, Path: []string{q.Command, q.Command}})
+			out = append(out, Answer{Verdict: w.Verdict, Path: []string{q.Task, q.Task}})
 		}
+	case AskWhy:
+		all := slices.Clone(w.Heard)
+		out = append(out, Answer{Text: w.Text}, Answer{Heard: all}, Answer{Text: w.Text, Heard: all[:1]})
 	case AskRedrive:
 		for i, t := range w.Released {
 			moved := maps.Clone(w.Stay)
@@ -160,6 +175,12 @@ func wrongAnswers(q Question) []Answer {
 	return out
 }
 
+// stepKinds returns the kinds of question asked about a step: all but
+// the written ones.
+func stepKinds() []Kind {
+	return slices.DeleteFunc(Kinds(), func(k Kind) bool { return k == AskWhy || k == AskPick })
+}
+
 // checkSession asks every question of every step of a session, checks
 // that the kinds are those that fit, and that the right answer is
 // accepted and every wrong one refused. It counts the kinds seen.
@@ -182,14 +203,7 @@ func checkSession(t *testing.T, name string, s *scenario.Session, seen map[Kind]
 			if (q.Kind == AskReason || q.Kind == AskTimer || q.Kind == AskNext) && !slices.Contains(q.Choices, q.Want.Choice+q.Want.Task) {
 				t.Fatalf("%s step %d: %s: the right answer is not among the choices %q", name, k, q.Kind, q.Choices)
 			}
-			if r := q.Grade(q.Want); !r.Correct || r.Why == "" {
-				t.Fatalf("%s step %d: %s: the right answer %+v was refused", name, k, q.Kind, q.Want)
-			}
-			for _, a := range wrongAnswers(q) {
-				if q.Grade(a).Correct {
-					t.Fatalf("%s step %d: %s: the wrong answer %+v was accepted (want %+v)", name, k, q.Kind, a, q.Want)
-				}
-			}
+			checkGrading(t, name, q)
 		}
 	}
 }
@@ -207,7 +221,7 @@ func TestQuestionsOnLibraryScenarios(t *testing.T) {
 		}
 		checkSession(t, e.Name, s, seen)
 	}
-	for _, k := range Kinds() {
+	for _, k := range stepKinds() {
 		if seen[k] == 0 {
 			t.Errorf("no %s question on any library scenario", k)
 		}
@@ -236,7 +250,7 @@ func TestQuestionsOnExercises(t *testing.T) {
 			checkSession(t, string(l)+"/"+ex.Name, s, seen)
 		}
 	}
-	for _, k := range Kinds() {
+	for _, k := range stepKinds() {
 		if seen[k] == 0 {
 			t.Errorf("no %s question in any exercise", k)
 		}
@@ -263,10 +277,133 @@ func TestQuestionsOnGeneratedExercises(t *testing.T) {
 		}
 		checkSession(t, string(l)+" seed "+ex.Name, s, seen)
 	}
-	for _, k := range Kinds() {
+	for _, k := range stepKinds() {
 		if seen[k] == 0 {
 			t.Errorf("no %s question in %d generated exercises", k, n)
 		}
 	}
 	t.Logf("questions by kind: %v", seen)
+}
+
+// checkGrading grades a question's blank answer, its wrong answers and
+// every equivalent form of its right one, also as the page's form sends
+// them: the blank and the wrong ones are graded wrong, with a mistake
+// said, and every right form right.
+func checkGrading(t *testing.T, name string, q Question) {
+	t.Helper()
+	for _, blank := range []Answer{{}, q.ParseAnswer(nil), q.ParseAnswer([]Field{{"path", "   "}, {"text", " "}})} {
+		if r := q.Grade(blank); r.Correct || r.Mistake == "" || q.Missing(blank) == "" {
+			t.Fatalf("%s step %d: %s: a blank answer was graded %+v (missing %q)", name, q.Step, q.Kind, r, q.Missing(blank))
+		}
+	}
+	if q.Kind == AskNext || q.Kind == AskReason || q.Kind == AskTimer {
+		n := len(q.Choices)
+		if q.Kind == AskNext {
+			n++ // "nothing"
+		}
+		if n < 3 || len(slices.Compact(slices.Sorted(slices.Values(q.Choices)))) != len(q.Choices) {
+			t.Fatalf("%s step %d: %s: choices %q", name, q.Step, q.Kind, q.Choices)
+		}
+	}
+	for _, a := range rightForms(q) {
+		if r := q.Grade(a); !r.Correct || r.Why == "" || r.Mistake != "" {
+			t.Fatalf("%s step %d: %s: the right answer %+v was refused: %+v", name, q.Step, q.Kind, a, r)
+		}
+		if m := q.Missing(a); m != "" {
+			t.Fatalf("%s step %d: %s: the right answer %+v lacks %q", name, q.Step, q.Kind, a, m)
+		}
+		fields := formOf(q, a)
+		if back := q.ParseAnswer(fields); !q.Grade(back).Correct {
+			t.Fatalf("%s step %d: %s: the right answer sent by the form as %v reads back as %+v", name, q.Step, q.Kind, fields, back)
+		}
+	}
+	for _, a := range wrongAnswers(q) {
+		if r := q.Grade(a); r.Correct || r.Mistake == "" {
+			t.Fatalf("%s step %d: %s: the wrong answer %+v was graded %+v (want %+v)", name, q.Step, q.Kind, a, r, q.Want)
+		}
+	}
+}
+
+// rightForms returns the right answer in every form a learner may give
+// it: a cycle in each rotation, read either way, closed or not, typed
+// with arrows, spaces or commas; changes with unchanged tasks given their
+// old state; releases in another order, one named twice.
+func rightForms(q Question) []Answer {
+	w := q.Want
+	out := []Answer{w}
+	switch q.Kind {
+	case AskCycle:
+		if len(w.Path) == 0 {
+			break
+		}
+		p := openPath(w.Path)
+		for _, dir := range []bool{false, true} {
+			d := slices.Clone(p)
+			if dir {
+				slices.Reverse(d)
+			}
+			for i := range d {
+				rot := append(slices.Clone(d[i:]), d[:i]...)
+				closed := append(slices.Clone(rot), rot[0])
+				out = append(out, Answer{Verdict: VerdictRefused, Path: rot}, Answer{Verdict: VerdictRefused, Path: closed})
+				for _, sep := range []string{" ", " → ", "->", ", ", " <- "} {
+					out = append(out, Answer{Verdict: VerdictRefused, Path: ParsePath(strings.Join(closed, sep))})
+				}
+			}
+		}
+	case AskChanges:
+		more := maps.Clone(w.Changes)
+		for _, t := range q.Tasks {
+			if _, ok := more[t]; !ok && q.was[t] != "" {
+				more[t] = q.was[t]
+			}
+		}
+		out = append(out, Answer{Changes: more, Nothing: len(w.Changes) == 0})
+	case AskRedrive:
+		if len(w.Released) > 0 {
+			rev := slices.Clone(w.Released)
+			slices.Reverse(rev)
+			out = append(out, Answer{Released: append(rev, rev[0]), Stay: w.Stay})
+		}
+	}
+	return out
+}
+
+// formOf returns the fields the page's form sends for an answer, as a
+// learner fills it in; each value is one the question's inputs offer.
+func formOf(q Question, a Answer) []Field {
+	var out []Field
+	switch q.Kind {
+	case AskNext:
+		v := a.Task
+		if a.Nothing {
+			v = nothingValue
+		}
+		out = append(out, Field{fieldChoice, v})
+	case AskReason, AskTimer, AskPick:
+		out = append(out, Field{fieldChoice, a.Choice})
+	case AskCycle:
+		out = append(out, Field{fieldChoice, a.Verdict}, Field{fieldPath, strings.Join(a.Path, " → ")})
+	case AskChanges:
+		for _, t := range q.Tasks {
+			out = append(out, Field{fieldTask + t, string(a.Changes[t])})
+		}
+		if a.Nothing {
+			out = append(out, Field{fieldNothing, "1"})
+		}
+	case AskRedrive:
+		for _, t := range q.Tasks {
+			v := releaseValue
+			if r, ok := a.Stay[t]; ok {
+				v = r
+			}
+			out = append(out, Field{fieldTask + t, v})
+		}
+	case AskWhy:
+		out = append(out, Field{fieldText, a.Text})
+		for _, n := range a.Heard {
+			out = append(out, Field{fieldHeard, strconv.Itoa(n)})
+		}
+	}
+	return out
 }

@@ -3,23 +3,32 @@ package playground
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Resume is where a learner is in the exercise practised last, kept with
 // the [Progress] so that a reload comes back to the same question (a
 // finished exercise stays finished), not to question 1:
 //
-//	"resume":{"ex":"L5/book/diamond-redrive","at":2,"graded":true,"right":[1,0,1]}
+//	"resume":{"ex":"L5/book/diamond-redrive","at":2,"graded":true,"right":[1,0,1],"said":["next hands out a","…","…"],"draft":""}
 //
-// Right holds, for each question answered, whether the answer was right;
-// its length is At, plus one while the answer to question At is shown
-// (Graded). At is the number of questions when the exercise is done.
+// Right holds, for each question answered, whether the answer was right,
+// and Said the answer given as the summary shows it; their length is At,
+// plus one while the answer to question At is shown (Graded). At is the
+// number of questions when the exercise is done. Draft is the words
+// given to a "why" whose points are being ticked.
 type Resume struct {
-	Exercise string // the exercise, as [ExerciseID] names it
-	At       int    // the question asked or just graded, from 0
-	Graded   bool   // the answer to question At is in
-	Right    []bool // whether each answer given was right, in order
+	Exercise string   // the exercise, as [ExerciseID] names it
+	At       int      // the question asked or just graded, from 0
+	Graded   bool     // the answer to question At is in
+	Right    []bool   // whether each answer given was right, in order
+	Said     []string // each answer given, as [FormatAnswer] writes it
+	Draft    string   // the words of a "why" being self-graded
 }
+
+// maxSaid bounds the length of an answer kept, in bytes: a "why" is a few
+// sentences, and what the browser stores stays small.
+const maxSaid = 2000
 
 // ExerciseID names an exercise across levels and sets: "L5/book/NAME",
 // "L4/random/SEED".
@@ -27,9 +36,11 @@ func ExerciseID(ex Exercise) string { return string(ex.Level) + "/" + ex.Set + "
 
 // resume returns where the practice is, for the progress to keep.
 func (p *Practice) resume() *Resume {
-	r := &Resume{Exercise: ExerciseID(p.ex), At: p.at, Graded: p.graded, Right: make([]bool, len(p.results))}
+	r := &Resume{Exercise: ExerciseID(p.ex), At: p.at, Graded: p.graded, Right: make([]bool, len(p.results)),
+		Said: make([]string, len(p.results)), Draft: p.draft}
 	for i, res := range p.results {
 		r.Right[i] = res.Correct
+		r.Said[i] = res.Said
 	}
 	return r
 }
@@ -47,13 +58,22 @@ func (p *Practice) restore(r *Resume) bool {
 		return false
 	case r.Graded && len(r.Right) != r.At+1, !r.Graded && len(r.Right) != r.At:
 		return false
+	case r.Said != nil && len(r.Said) != len(r.Right):
+		return false
 	}
 	p.results = p.results[:0]
 	for i, right := range r.Right {
 		q := p.questions[i]
-		p.results = append(p.results, Result{Correct: right, Want: q.Want, Why: q.Why})
+		res := Result{Correct: right, Want: q.Want, Why: q.Why, Said: "(not kept)"}
+		if r.Said != nil {
+			res.Said = r.Said[i]
+		}
+		p.results = append(p.results, res)
 	}
-	p.at, p.graded = r.At, r.Graded
+	p.at, p.graded, p.draft = r.At, r.Graded, ""
+	if q, ok := p.Current(); ok && q.Kind == AskWhy && !r.Graded {
+		p.draft = r.Draft
+	}
 	p.show()
 	return true
 }
@@ -73,7 +93,27 @@ func encodeResume(b *strings.Builder, r *Resume) {
 			b.WriteByte('0')
 		}
 	}
-	b.WriteString("]}")
+	b.WriteString(`],"said":[`)
+	for i, s := range r.Said {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		quoteJSON(b, clip(s, maxSaid))
+	}
+	b.WriteString(`],"draft":`)
+	quoteJSON(b, clip(r.Draft, maxSaid))
+	b.WriteString("}")
+}
+
+// clip cuts a text to at most n bytes, on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // parseResume reads what encodeResume wrote; nil for anything else.
@@ -97,6 +137,22 @@ func parseResume(v any) *Resume {
 			return nil
 		}
 		r.Right[i] = f == 1
+	}
+	if said, ok := m["said"].([]any); ok {
+		if len(said) != len(right) {
+			return nil
+		}
+		r.Said = make([]string, len(said))
+		for i, x := range said {
+			s, ok := x.(string)
+			if !ok {
+				return nil
+			}
+			r.Said[i] = clip(s, maxSaid)
+		}
+	}
+	if d, ok := m["draft"].(string); ok {
+		r.Draft = clip(d, maxSaid)
 	}
 	return r
 }

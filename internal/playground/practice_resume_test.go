@@ -38,6 +38,9 @@ func TestTrainerResumesWhereTheStoredProgressWas(t *testing.T) {
 			t.Fatalf("%s: reloaded at question %d graded %v score %d/%d step %d (%q), want %d %v %d/%d step %d (%q)", what,
 				g.Index(), gg, gr, ga, g.Session().Cursor(), got.Status(), w.Index(), wg, wr, wa, w.Session().Cursor(), want.Status())
 		}
+		if gs, ws := g.Summary().HTML(), w.Summary().HTML(); gs != ws {
+			t.Fatalf("%s: the reloaded summary says\n%s\nwant\n%s", what, gs, ws)
+		}
 		if got.LevelStatus() != want.LevelStatus() {
 			t.Fatalf("%s: level status %q, want %q", what, got.LevelStatus(), want.LevelStatus())
 		}

@@ -3,6 +3,7 @@ package playground
 import (
 	"html"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -18,47 +19,73 @@ type RubricLevel struct {
 // RubricPoint is one thing a good answer covers, with the exercise that
 // drills it and the library scenario that shows it.
 type RubricPoint struct {
+	// ID names the point in questions ([Question.Rubric]), e.g. "fifo".
+	ID       string
 	Text     string
 	Exercise string // the name of a written exercise at the level
 	Scenario string // the name of a library scenario
+	// Topics are the topics whose step questions, at the level, ask this
+	// point; written questions name it by ID.
+	Topics []Topic
 }
 
 // Rubric returns what a mid-level, senior and staff answer to the
 // question covers — a work queue with dependencies, retries, a dead-letter
-// queue and cycle detection — each point linked to an exercise and a
-// library scenario. A test keeps every link pointing at something that
-// exists.
+// queue and cycle detection — each point linked to an exercise that asks
+// it and a library scenario. Tests keep every link pointing at something
+// that exists, and every point asked at its level by three questions or
+// more, a "why" among them.
 func Rubric() []RubricLevel {
 	return []RubricLevel{
 		{Name: "Mid-level", Level: L4,
 			Summary: "Gets the state machine right for one worker: order, fairness, retries, and a graph that stays acyclic.",
 			Points: []RubricPoint{
-				{"Keeps a count of unfinished dependencies per task; a completion decrements its dependents and releases those that reach zero.", "a-chain", "diamond-redrive"},
-				{"Hands out READY tasks first in, first out, and can say what breaks without it.", "first-in-first-out", "retry-back-of-line"},
-				{"Puts a retry at the back of the line, never the front, so one failing task cannot starve the rest.", "retry-goes-last", "retry-back-of-line"},
-				{"Refuses a task that waits on itself or closes a loop, and changes nothing when it does.", "two-tasks-in-a-loop", "tricky-cycle"},
-				{"Lets tasks arrive before their dependencies: an unknown dependency simply counts as not done.", "before-it-exists", "tricky-cycle"},
+				{"count", "Keeps a count of unfinished dependencies per task; a completion decrements its dependents and releases those that reach zero.", "a-chain", "diamond-redrive", []Topic{TopicOrder}},
+				{"fifo", "Hands out READY tasks first in, first out, and can say what breaks without it.", "first-in-first-out", "retry-back-of-line", []Topic{TopicFIFO}},
+				{"retry", "Puts a retry at the back of the line, never the front, so one failing task cannot starve the rest; a task out of attempts is DEAD, not retried for ever.", "out-of-attempts", "retry-back-of-line", []Topic{TopicRetry, TopicBlocking, TopicRootCause}},
+				{"refuse", "Refuses a task that waits on itself or closes a loop, and changes nothing when it does.", "two-tasks-in-a-loop", "tricky-cycle", []Topic{TopicCycle, TopicRefused}},
+				{"early", "Lets tasks arrive before their dependencies: an unknown dependency simply counts as not done.", "before-it-exists", "tricky-cycle", []Topic{TopicArrival}},
 			}},
 		{Name: "Senior", Level: L5,
-			Summary: "Handles failure as a first-class path: no silent hangs, a dead-letter queue an operator can act on, and a cycle check that is both right and cheap.",
+			Summary: "Handles failure as a first-class path: no silent hangs, a dead-letter queue an operator can act on, and a cycle check that is right however the tasks arrive.",
 			Points: []RubricPoint{
-				{"Sees that a cycle can close through tasks named before they arrived, and explains why checking from the new task alone is enough.", "cycle-through-old-tasks", "tricky-cycle"},
-				{"Blocks everything downstream of a dead task at once, instead of leaving it PENDING for ever, and blocks newcomers on arrival.", "blocked-on-arrival", "blocked-on-arrival"},
-				{"Gives every blocked task its root cause, the dead task upstream, not its nearest parent.", "root-cause-down-a-chain", "diamond-redrive"},
-				{"Redrives a dead task and decides what it held in dependency order, keeping tasks blocked that another dead root still holds.", "diamond-with-another-dead-root", "two-roots"},
-				{"Costs the cycle check: a DFS per submit is quadratic on a deep chain; an incremental topological order is not.", "a-longer-loop", "chain-200"},
+				{"cycle-old", "Sees that a cycle can close through tasks named before they arrived, and explains why checking from the new task alone is enough.", "cycle-through-old-tasks", "tricky-cycle", []Topic{TopicCycle}},
+				{"block", "Blocks everything downstream of a dead task at once, instead of leaving it PENDING for ever, and blocks newcomers on arrival.", "blocked-on-arrival", "blocked-on-arrival", []Topic{TopicBlocking}},
+				{"root", "Gives every blocked task its root cause, the dead task upstream, not its nearest parent.", "root-cause-down-a-chain", "diamond-redrive", []Topic{TopicRootCause}},
+				{"redrive", "Redrives a dead task and decides what it held in dependency order, keeping tasks blocked that another dead root still holds.", "diamond-with-another-dead-root", "two-roots", []Topic{TopicRedrive}},
 			}},
 		{Name: "Staff", Level: L6,
-			Summary: "Runs it in production: workers crash, clocks matter, outages kill hundreds of tasks at once, and some tasks will never succeed.",
+			Summary: "Runs it in production: workers crash, clocks matter, outages kill hundreds of tasks at once, some tasks will never succeed, and graphs are deep.",
 			Points: []RubricPoint{
-				{"Leases with heartbeats, so a crashed worker's task comes back, and an expiry on the last attempt is a death like any other.", "expiry-on-the-last-attempt", "lease-kills-diamond"},
-				{"Fences every completion by the lease, so a slow worker that comes back cannot finish a task twice.", "stale-completion", "worker-crash"},
-				{"Backs off between retries, with jitter, and sends permanent errors to the dead-letter queue at once.", "permanent-error", "permanent-error"},
-				{"Operates the dead-letter queue as a whole: groups by root cause, bulk redrive by filter, previewed and paced.", "bulk-redrive", "outage"},
-				{"Caps poison pills: a task that dies again after redrives needs a person, not another automatic retry.", "poison-pill", "poison-pill"},
-				{"Spreads retries after an outage so that they do not stampede the service that just came back.", "backoff", "retry-storm-jitter"},
+				{"lease", "Leases with heartbeats, so a crashed worker's task comes back, and an expiry on the last attempt is a death like any other.", "expiry-on-the-last-attempt", "lease-kills-diamond", []Topic{TopicLease}},
+				{"fence", "Fences every completion by the lease, so a slow worker that comes back cannot finish a task twice.", "stale-completion", "worker-crash", []Topic{TopicFencing}},
+				{"backoff", "Backs off between retries and sends permanent errors to the dead-letter queue at once.", "backoff", "permanent-error", []Topic{TopicBackoff, TopicPermanent}},
+				{"bulk", "Operates the dead-letter queue as a whole: groups by root cause, bulk redrive by filter, previewed and paced, an alert on its growth.", "bulk-redrive", "outage", []Topic{TopicRedrive}},
+				{"poison", "Caps poison pills: a task that dies again after redrives needs a person, not another automatic retry.", "poison-pill", "poison-pill", []Topic{TopicPoison}},
+				{"jitter", "Spreads retries after an outage with jitter, so that they do not stampede the service that just came back.", "retry-storm-jitter", "retry-storm-jitter", nil},
+				{"cost", "Costs the cycle check: a DFS per submit is quadratic on a deep chain; an incremental topological order, and one check per batch, are not.", "cost-of-the-cycle-check", "chain-200", nil},
 			}},
 	}
+}
+
+// RubricFor returns the ID of the rubric point a question asks at a
+// level: the one it names, or the one whose topics hold its topic; "" if
+// none does.
+func RubricFor(l Level, q Question) string {
+	if q.Rubric != "" {
+		return q.Rubric
+	}
+	for _, rl := range Rubric() {
+		if rl.Level != l {
+			continue
+		}
+		for _, pt := range rl.Points {
+			if slices.Contains(pt.Topics, q.Topic) {
+				return pt.ID
+			}
+		}
+	}
+	return ""
 }
 
 // RubricLink returns the playground address of a point's exercise, at

@@ -26,8 +26,8 @@ func TestPracticeScoresAStreakAndASummary(t *testing.T) {
 	}
 	for i := 0; !p.Done(); i++ {
 		q, _ := p.Current()
-		if got := p.Session().Cursor(); got != q.Step-1 {
-			t.Fatalf("question %d asked at step %d, want %d", i, got, q.Step-1)
+		if got := p.Session().Cursor(); got != q.AskedAt() {
+			t.Fatalf("question %d asked at step %d, want %d", i, got, q.AskedAt())
 		}
 		if p.Next() {
 			t.Fatal("Next moved on before an answer")
@@ -182,8 +182,9 @@ func TestRubricLinksExist(t *testing.T) {
 func TestTrainerNextLinkWalksTheBookThenTheLevels(t *testing.T) {
 	for _, c := range []struct{ from, want string }{
 		{"?practice=L4&ex=1", "?practice=L4&set=book&ex=2"},
-		{"?practice=L4&ex=8", "?practice=L5&set=book&ex=1"},
-		{"?practice=L6&ex=8", "?practice=L4&set=book&ex=1"},
+		{"?practice=L4&ex=8", "?practice=L4&set=book&ex=9"},
+		{"?practice=L4&ex=9", "?practice=L5&set=book&ex=1"},
+		{"?practice=L6&ex=10", "?practice=L4&set=book&ex=1"},
 		{"?practice=L6&seed=41&interviewer=1", "?practice=L6&set=random&seed=42&interviewer=1"},
 	} {
 		pl, _ := PracticeFrom(c.from, "")
@@ -213,7 +214,7 @@ func TestPracticeMarkupHasAnInputPerChoiceAndTask(t *testing.T) {
 				switch q.Kind {
 				case AskNext:
 					want = [2]int{len(q.Choices) + 1, 0}
-				case AskReason, AskTimer:
+				case AskReason, AskTimer, AskPick:
 					want = [2]int{len(q.Choices), 0}
 				case AskCycle:
 					want = [2]int{2, 0}
@@ -222,12 +223,31 @@ func TestPracticeMarkupHasAnInputPerChoiceAndTask(t *testing.T) {
 					}
 				case AskChanges, AskRedrive:
 					want = [2]int{0, len(q.Tasks)}
+				case AskWhy:
+					if !strings.Contains(h, `<textarea name="text"`) {
+						t.Errorf("%s: a why question without a text box", ex.Name)
+					}
+				}
+				// No hint names a task: a hint must not be an answer.
+				for _, part := range strings.Split(h, `placeholder="`)[1:] {
+					hint, _, _ := strings.Cut(part, `"`)
+					for task := range q.deps {
+						if slices.Contains(strings.Fields(hint), task) {
+							t.Errorf("%s step %d: the hint %q names %s", ex.Name, q.Step, hint, task)
+						}
+					}
 				}
 				if [2]int{radios, selects} != want {
 					t.Errorf("%s step %d %s: %d radios, %d selects, want %v", ex.Name, q.Step, q.Kind, radios, selects, want)
 				}
-				right, wrong := q.ResultHTML(q.Grade(q.Want)), q.ResultHTML(Result{Want: q.Want, Why: q.Why})
-				if !strings.Contains(right, "Right.") || !strings.Contains(wrong, "Not quite. The answer: "+html.EscapeString(FormatAnswer(q, q.Want))) {
+				right, wrong := q.ResultHTML(q.Grade(q.Want)), q.ResultHTML(q.Grade(Answer{}))
+				if q.Kind == AskWhy {
+					if !strings.Contains(right, "Right: you made") || !strings.Contains(wrong, "Not quite: you made 0 of") || !strings.Contains(wrong, html.EscapeString(q.Model)) {
+						t.Errorf("%s step %d: results %q / %q", ex.Name, q.Step, right, wrong)
+					}
+				} else if !strings.Contains(right, "Right.") ||
+					!strings.Contains(wrong, "Not quite. You said: (no answer). The answer: "+html.EscapeString(FormatAnswer(q, q.Want))) ||
+					!strings.Contains(wrong, `<p class="mistake">No answer was given.`) {
 					t.Errorf("%s step %d: results %q / %q", ex.Name, q.Step, right, wrong)
 				}
 				if !strings.Contains(q.ProbeHTML(), "Probe next:") {
@@ -251,10 +271,10 @@ func TestPracticeMarkupHasAnInputPerChoiceAndTask(t *testing.T) {
 	}
 }
 
-// TestAnExerciseIsTickedOnlyWhenAllRight: an exercise finished with every
+// TestAnExerciseIsTickedOnlyWhenPassed: an exercise finished with every
 // answer wrong gets no ✓ in the picker (it once did, at 0 of 9); one
 // finished with every answer right does.
-func TestAnExerciseIsTickedOnlyWhenAllRight(t *testing.T) {
+func TestAnExerciseIsTickedOnlyWhenPassed(t *testing.T) {
 	for _, right := range []bool{false, true} {
 		pl, _ := PracticeFrom("?practice=L4&set=book&ex=1", "")
 		tr, err := NewTrainer(pl, 1, "")

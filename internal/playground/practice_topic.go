@@ -21,12 +21,13 @@ const (
 	TopicPermanent                  // a permanent error is dead at once
 	TopicPoison                     // a task that keeps dying needs a human
 	TopicRefused                    // a refused operation changes nothing
+	TopicArrival                    // a task may arrive before its dependencies
 )
 
 // Topics returns every topic, in order.
 func Topics() []Topic {
 	return []Topic{TopicOrder, TopicFIFO, TopicRetry, TopicCycle, TopicBlocking, TopicRootCause,
-		TopicRedrive, TopicLease, TopicBackoff, TopicFencing, TopicPermanent, TopicPoison, TopicRefused}
+		TopicRedrive, TopicLease, TopicBackoff, TopicFencing, TopicPermanent, TopicPoison, TopicRefused, TopicArrival}
 }
 
 type topicText struct{ name, rule, probe string }
@@ -68,6 +69,9 @@ var topicTexts = map[Topic]topicText{
 	TopicPoison: {"poison pills",
 		"A task redriven again and again that dies again is a poison pill: a bulk redrive skips it and only a forced redrive moves it, so it cannot take the queue down with it each time.",
 		"Ask when an automatic redrive should stop, and who is told."},
+	TopicArrival: {"arriving early",
+		"A task may arrive before its dependencies: a dependency not submitted yet counts as not done, and the task waits PENDING until it arrives and succeeds.",
+		"Ask what this allows that a queue refusing unknown dependencies does not, and what it means for the cycle check (a loop can close through tasks named before they arrived)."},
 	TopicRefused: {"refused operations",
 		"A refused operation changes nothing: the queue is exactly as it was, and the caller gets the error.",
 		"Ask why all-or-nothing matters here, and how a database gives it (one transaction per operation)."},

@@ -93,9 +93,10 @@ func (t *Trainer) Progress() Progress { return t.progress }
 func (t *Trainer) Stored() string { return t.progress.Encode() }
 
 // Answer grades an answer to the current question, plays its step and
-// counts it in the progress (the exercise as finished after its last
-// question, when every answer was right). ok is false, and nothing changes, when there is no question
-// waiting for an answer.
+// counts it in the progress (the exercise as passed after its last
+// question, when [Practice.Passed]: a ✓ at 0 of 9 said the opposite of
+// what happened). ok is false, and nothing changes, when there is no
+// question waiting for an answer.
 func (t *Trainer) Answer(a Answer) (r Result, ok bool) {
 	q, ok := t.p.Current()
 	if !ok || t.p.graded {
@@ -103,13 +104,39 @@ func (t *Trainer) Answer(a Answer) (r Result, ok bool) {
 	}
 	r, _ = t.p.Answer(a)
 	t.progress.Record(t.link.Level, q, r)
-	if right, answered := t.p.Score(); t.p.at == len(t.p.questions)-1 && right == answered {
-		// Ticked in the picker only when every answer was right: a ✓ at
-		// 0 of 9 said the opposite of what happened.
+	if t.p.at == len(t.p.questions)-1 && t.p.Passed() {
 		t.progress.Finish(t.p.ex)
 	}
 	t.keep()
 	return r, true
+}
+
+// Check acts on the practice form as the page's Check button does,
+// given its fields ([Field]): it grades the answer they make, counted
+// like [Trainer.Answer], and returns "". It returns what the answer lacks
+// instead ([Question.Missing]), changing nothing, when the form is blank
+// or incomplete: the page shows it and grades nothing. The first Check of
+// a "why" keeps the learner's words and shows the model answer and its
+// points ([Practice.InputsHTML]); the second grades the points ticked.
+func (t *Trainer) Check(fields []Field) (need string) {
+	q, ok := t.p.Current()
+	if !ok || t.p.graded {
+		return ""
+	}
+	a := q.ParseAnswer(fields)
+	if q.Kind == AskWhy && t.p.draft != "" {
+		a.Text = t.p.draft
+	}
+	if m := q.Missing(a); m != "" {
+		return m
+	}
+	if q.Kind == AskWhy && t.p.draft == "" {
+		t.p.draft = a.Text
+		t.keep()
+		return ""
+	}
+	t.Answer(a)
+	return ""
 }
 
 // Status returns the line above the question: where the learner is in
@@ -135,7 +162,7 @@ func (t *Trainer) LevelStatus() string {
 		return string(l) + ": no answers yet."
 	}
 	out := string(l) + ": " + strconv.Itoa(lp.Right) + " of " + strconv.Itoa(lp.Answered) + " right, best streak " + strconv.Itoa(lp.Best) +
-		", " + plural(len(lp.Done), "exercise") + " done."
+		", " + plural(len(lp.Done), "exercise") + " passed."
 	if top := t.progress.TopMissed(l); len(top) > 0 {
 		var parts []string
 		for _, tc := range top[:min(3, len(top))] {
@@ -147,7 +174,7 @@ func (t *Trainer) LevelStatus() string {
 }
 
 // ExerciseChoices returns the written exercises of the level practised,
-// numbered from 1, each with a mark when done before, for a picker.
+// numbered from 1, each with a ✓ when passed before, for a picker.
 func (t *Trainer) ExerciseChoices() []Choice {
 	var out []Choice
 	for i, ex := range Exercises(t.link.Level) {
@@ -166,37 +193,52 @@ type Choice struct {
 }
 
 // FormatAnswer writes an answer for people, as the page shows the right
-// one: "next hands out fetch", "b → READY, c → BLOCKED", "refused: c → a →
-// b → c", "releases b, c; d stays blocked by e".
+// one and the one given: "next hands out fetch", "b → READY, c →
+// BLOCKED", "refused: c → a → b → c", "releases b, c; d stays blocked by
+// e"; "(no answer)" for a blank one.
 func FormatAnswer(q Question, a Answer) string {
 	switch q.Kind {
 	case AskNext:
-		if a.Task == "" {
+		switch {
+		case a.Nothing:
 			return "next hands out nothing"
+		case a.Task == "":
+			return "(no answer)"
 		}
 		return "next hands out " + a.Task
 	case AskChanges:
 		var parts []string
 		for _, t := range q.Tasks {
-			if s, ok := a.Changes[t]; ok && s != q.was[t] {
+			if s, ok := a.Changes[t]; ok && s != "" && s != q.was[t] {
 				parts = append(parts, t+" → "+string(s))
 			}
 		}
-		if len(parts) == 0 {
+		switch {
+		case len(parts) > 0:
+			return strings.Join(parts, ", ")
+		case a.Nothing:
 			return "nothing changes"
 		}
-		return strings.Join(parts, ", ")
+		return "(no answer)"
 	case AskCycle:
 		switch {
-		case !a.Refused:
+		case a.Verdict == VerdictAccepted && len(a.Path) == 0:
 			return "accepted: no cycle"
+		case a.Verdict == "":
+			return "(no answer)"
 		case len(a.Path) > 0:
-			return "refused: " + strings.Join(a.Path, " → ")
+			return a.Verdict + ": " + strings.Join(a.Path, " → ")
 		}
-		return "refused"
-	case AskReason, AskTimer:
+		return a.Verdict
+	case AskReason, AskTimer, AskPick:
+		if a.Choice == "" {
+			return "(no answer)"
+		}
 		return a.Choice
 	case AskRedrive:
+		if len(a.Released) == 0 && len(a.Stay) == 0 {
+			return "(no answer)"
+		}
 		var out []string
 		if len(a.Released) > 0 {
 			rel := slices.Clone(a.Released)
@@ -211,6 +253,11 @@ func FormatAnswer(q Question, a Answer) string {
 			}
 		}
 		return strings.Join(out, "; ")
+	case AskWhy:
+		if a.Text == "" {
+			return "(no answer)"
+		}
+		return a.Text
 	}
 	return ""
 }
