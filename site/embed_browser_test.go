@@ -43,3 +43,38 @@ func TestEmbedShowsTheChosenPanels(t *testing.T) {
 		t.Error("an embedded page without panels shows the DLQ or the title")
 	}
 }
+
+// TestAnEmbedGivesTheDrawingMostOfASmallFrame: the outage at step 541
+// embedded with its title and dead-letter queue in a 600×400 frame. The
+// drawing was 125 px tall, the timeline wrapped to three rows under it,
+// and its top row of tasks was cut off at the stage's top edge. The
+// drawing takes at least half the frame now, everything ends inside the
+// frame, and no task is cut at the top of the stage.
+func TestAnEmbedGivesTheDrawingMostOfASmallFrame(t *testing.T) {
+	ctx, base := playground(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(600, 400)); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, base, "/?scenario=outage&step=541&embed=1&panels=dlq,title")
+	settle(t, ctx)
+	got := eval[map[string]float64](t, ctx, `(() => {
+		const s = document.querySelector('#scroller').getBoundingClientRect();
+		let cut = 0;
+		for (const r of document.querySelectorAll('#graph g.task > rect')) {
+			const b = r.getBoundingClientRect();
+			if (b.top < s.top - 0.5 && b.bottom > s.top + 0.5 && b.right > s.left && b.left < s.right) cut++;
+		}
+		const below = Array.from(document.querySelectorAll('#step-forward, #step-slider, #advance button, #open-full'))
+			.filter(e => e.getBoundingClientRect().bottom > innerHeight).length;
+		return {height: s.height, cut, below};
+	})()`)
+	if got["height"] < 200 {
+		t.Errorf("the drawing is %v px tall in a 400 px frame", got["height"])
+	}
+	if got["cut"] > 0 {
+		t.Errorf("%v tasks are cut off at the top of the stage", got["cut"])
+	}
+	if got["below"] > 0 {
+		t.Errorf("%v controls end below the frame", got["below"])
+	}
+}
