@@ -4,7 +4,7 @@
 GO      ?= go
 WASMDIR := site/static
 
-.PHONY: run test vet fmt wasm wq fuzz clean chromium worker worker-dev worker-npm
+.PHONY: run test vet lint fmt wasm wq fuzz clean chromium worker worker-dev worker-npm
 
 ## run: build the playground and serve it on ADDR (default 127.0.0.1:8080, this machine only;
 ## ADDR=:8080 opens it to every interface): open http://localhost:8080
@@ -12,10 +12,10 @@ ADDR ?= 127.0.0.1:8080
 run: wasm
 	$(GO) run ./cmd/wq serve --addr $(ADDR)
 
-## test: vet, formatting, every test (fuzz seed corpora, golden files, examples, the
+## test: vet, lint, formatting, every test (fuzz seed corpora, golden files, examples, the
 ## browser tests in headless chromium against a real wq serve), the wasm build and a
 ## one-iteration smoke run of the benchmarks
-test: vet fmt wasm chromium worker-npm
+test: vet lint fmt wasm chromium worker-npm
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 ./cmd/wq -run 'Attack|HundredMegabyte' -attacks -v
 	$(GO) test ./bench -run '^$$' -bench . -benchtime=1x -short
@@ -34,6 +34,20 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm
 	GOOS=js GOARCH=wasm $(GO) vet -tags dagq_noembed ./site/worker
+
+## lint: staticcheck (staticcheck.conf: the default checks and the ST1000 series) and errcheck
+## on the code outside tests (errcheck.excludes: the calls whose error may go unchecked), for
+## this machine and for js/wasm as vet does; both are go tools pinned in go.mod. The js/wasm runs
+## use the tools built for this machine: go tool would build them for js/wasm.
+lint:
+	$(GO) tool staticcheck ./...
+	$(GO) tool errcheck -ignoretests -exclude errcheck.excludes ./...
+	@echo 'staticcheck and errcheck for js/wasm: ./wasm, ./site/worker (-tags dagq_noembed)'; \
+	sc=$$($(GO) tool -n staticcheck) && ec=$$($(GO) tool -n errcheck) && \
+	GOOS=js GOARCH=wasm $$sc ./wasm && \
+	GOOS=js GOARCH=wasm $$sc -tags dagq_noembed ./site/worker && \
+	GOOS=js GOARCH=wasm $$ec -ignoretests -exclude errcheck.excludes ./wasm && \
+	GOOS=js GOARCH=wasm $$ec -ignoretests -exclude errcheck.excludes -tags dagq_noembed ./site/worker
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -57,9 +57,7 @@ func strategies() []struct {
 			run  runner
 		}{s, queueRunner(s)})
 	}
-	for _, p := range peers {
-		out = append(out, p)
-	}
+	out = append(out, peers...)
 	return out
 }
 

@@ -24,5 +24,4 @@ func (f *fifo) pop() (int32, bool) {
 	return v, true
 }
 
-func (f *fifo) len() int       { return len(f.buf) - f.head }
 func (f *fifo) items() []int32 { return f.buf[f.head:] }

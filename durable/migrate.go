@@ -3,6 +3,7 @@ package durable
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -58,19 +59,23 @@ func Migrations() []Migration {
 // in dagq_schema_version runs in its own transaction, which records it.
 // Migrating an up-to-date database changes nothing; migrators running at
 // once are serialised by an advisory lock, so each migration runs once. It
-// returns the versions it applied.
-func Migrate(ctx context.Context, conn *pgx.Conn) ([]int, error) {
+// returns the versions it applied. A lock it cannot release is an error
+// too: the lock would hold up every other migrator while conn stays open.
+func Migrate(ctx context.Context, conn *pgx.Conn) (applied []int, err error) {
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
 		return nil, fmt.Errorf("durable: migrate: %w", err)
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock)
+	defer func() {
+		if _, uerr := conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock); uerr != nil {
+			err = errors.Join(err, fmt.Errorf("durable: migrate: releasing the lock: %w", uerr))
+		}
+	}()
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS dagq_schema_version (
 		version integer PRIMARY KEY,
 		name text NOT NULL,
 		applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 		return nil, fmt.Errorf("durable: migrate: %w", err)
 	}
-	var applied []int
 	for _, m := range Migrations() {
 		var done bool
 		if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM dagq_schema_version WHERE version = $1)", m.Version).Scan(&done); err != nil {

@@ -117,15 +117,6 @@ func (l *orderList) headOrNext(x int32) int32 {
 	return l.at[x].next
 }
 
-// insertBefore puts u, not in the list, just before x.
-func (l *orderList) insertBefore(x, u int32) {
-	if p := l.at[x].prev; p >= 0 {
-		l.insertAfter(p, u)
-		return
-	}
-	l.pushFront(u)
-}
-
 // pushBack puts u, not in the list, after every node.
 func (l *orderList) pushBack(u int32) {
 	if l.tail < 0 {

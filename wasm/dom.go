@@ -49,7 +49,6 @@ func createSVG(tag, class string) js.Value {
 }
 
 func setAttr(el js.Value, name, value string) { el.Call("setAttribute", name, value) }
-func removeAttr(el js.Value, name string)     { el.Call("removeAttribute", name) }
 func setText(el js.Value, s string)           { el.Set("textContent", s) }
 func clear(el js.Value)                       { el.Set("textContent", "") }
 func appendTo(parent, child js.Value)         { parent.Call("appendChild", child) }

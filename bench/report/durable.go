@@ -127,10 +127,10 @@ func (d *durableData) median(c durableCell, unit string) (float64, bool) {
 }
 
 // writeMarkdown writes the durable section: a table per shape, then the
-// goals.
-func (d *durableData) writeMarkdown(out io.Writer) {
+// goals, and returns the error of the first write that failed.
+func (d *durableData) writeMarkdown(out io.Writer) (err error) {
 	w := bufio.NewWriter(out)
-	defer w.Flush()
+	defer func() { err = w.Flush() }()
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("\n## Durable\n\n")
 	p("BenchmarkDurable burns down 10⁴ tasks whose handler does nothing, on Postgres (internal/pgtest's\n")
@@ -184,6 +184,7 @@ func (d *durableData) writeMarkdown(out io.Writer) {
 		}
 	}
 	table(w, header, "lrrrrl", rows)
+	return nil
 }
 
 // verdictOf is met or notMet.

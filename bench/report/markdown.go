@@ -73,7 +73,9 @@ func (d *data) writeMarkdown(out io.Writer, opt markdownOptions) error {
 	}
 
 	if d.durable != nil {
-		d.durable.writeMarkdown(w)
+		if err := d.durable.writeMarkdown(w); err != nil {
+			return err
+		}
 	}
 
 	if len(d.warnings) > 0 {

@@ -30,7 +30,7 @@ func accessLog(h http.Handler, w io.Writer) http.Handler {
 				start.UTC().Format("2006-01-02T15:04:05.000Z"), r.RemoteAddr, r.Method,
 				target[1:len(target)-1], rec.status, rec.bytes, time.Since(start).Round(100*time.Microsecond))
 			mu.Lock()
-			io.WriteString(w, line)
+			_, _ = io.WriteString(w, line) // a log that cannot be written has no one to tell
 			mu.Unlock()
 		}()
 		h.ServeHTTP(rec, r)

@@ -106,7 +106,7 @@ func serve(ctx context.Context, l net.Listener, opt site.Options, stdout, logw i
 		last, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
 		if err := srv.Shutdown(last); err != nil {
-			srv.Close()
+			_ = srv.Close() // cuts off what is left; its error would only repeat Shutdown's
 		}
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {

@@ -198,7 +198,8 @@ func (s svgWriter) raw(m string) { s.WriteString(m) }
 
 // text writes s escaped (& < > " ' and control characters), with any
 // character XML cannot hold replaced by U+FFFD.
-func (s svgWriter) text(t string) { xml.EscapeText(s, []byte(t)) }
+// Its error stays in the bufio.Writer, whose Flush returns it.
+func (s svgWriter) text(t string) { _ = xml.EscapeText(s, []byte(t)) }
 
 // shorten cuts s to at most n characters, the last of them "…".
 func shorten(s string, n int) string {

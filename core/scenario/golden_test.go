@@ -62,13 +62,6 @@ func checkGolden(t *testing.T, name string, write func(io.Writer) error) {
 	golden.Check(t, path, got, acceptGolden)
 }
 
-func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
-}
-
 // goldenStrategy is the strategy the golden traces are made with, so that
 // the visits in the JSON do not change when the default does.
 const goldenStrategy = "dfs"

@@ -10,7 +10,7 @@ import (
 	"github.com/dagq/dagq/core"
 )
 
-// StepEnd, given as a step, means the last step, however many there are.
+// StepEnd is the step that means the last step, however many there are.
 const StepEnd = -1
 
 // markEvery is the fewest steps apart a Session keeps a copy of the board:

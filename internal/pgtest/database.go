@@ -35,7 +35,9 @@ func New(t testing.TB, opts ...Option) string {
 	}
 	for _, o := range opts {
 		if err := o(s, name); err != nil {
-			s.DropDatabase(name)
+			if derr := s.DropDatabase(name); derr != nil {
+				t.Log(derr)
+			}
 			t.Fatal(err)
 		}
 	}

@@ -243,7 +243,7 @@ func (s *Server) Start() error {
 	}
 	log.Close()
 	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
+	go func() { _ = cmd.Wait(); close(done) }() // how it exited: see server.log
 	s.proc, s.done = cmd, done
 	q := url.Values{"host": {s.dir}, "sslmode": {"disable"}}
 	s.url = "postgres://postgres@/postgres?" + q.Encode()
@@ -271,12 +271,12 @@ func (s *Server) stop(mode string) error {
 	}
 	out, err := s.command("pg_ctl", "stop", "-D", s.data(), "-m", mode, "-w").CombinedOutput()
 	if err != nil {
-		s.proc.Process.Signal(syscall.SIGQUIT)
+		_ = s.proc.Process.Signal(syscall.SIGQUIT) // it may have exited; done says when
 	}
 	select {
 	case <-s.done:
 	case <-time.After(30 * time.Second):
-		s.proc.Process.Kill()
+		_ = s.proc.Process.Kill() // as above
 		<-s.done
 	}
 	s.proc = nil
@@ -339,7 +339,7 @@ func sweep(bin string) {
 			if os.Geteuid() == 0 {
 				old.cred, _ = serverUser()
 			}
-			old.command("pg_ctl", "stop", "-D", old.data(), "-m", "immediate", "-w").Run()
+			_ = old.command("pg_ctl", "stop", "-D", old.data(), "-m", "immediate", "-w").Run() // best effort: its folder goes next
 		}
 		os.RemoveAll(dir)
 	}

@@ -1,6 +1,6 @@
 package playground
 
-// Focus kinds: where a key was pressed, as the page tells [KeyFor].
+// Target is a focus kind: where a key was pressed, as the page tells [KeyFor].
 type Target uint8
 
 const (

@@ -16,7 +16,7 @@ import (
 	"github.com/dagq/dagq/incremental"
 )
 
-// StepEnd, given as a step, means the last step, however many there are.
+// StepEnd is the step that means the last step, however many there are.
 const StepEnd = scenario.StepEnd
 
 // Deflate is the value of the enc parameter of a link whose script is

@@ -156,7 +156,8 @@ type watching struct {
 // began, at the step it was at, Undo's changes with it: a script of one's
 // own, typed and acted on, was once lost for the library's default
 // scenario. A page that opened in practice mode goes to the default
-// scenario. It returns the script shown, for the editor.
+// scenario. It returns the script shown, for the editor. It panics if the
+// default scenario does not run, which TestLibraryRunsClean rules out.
 func (p *Page) Watch() (text string) {
 	p.practising = false
 	if w := p.watched; w != nil {
@@ -166,19 +167,27 @@ func (p *Page) Watch() (text string) {
 	}
 	e, _ := scenario.Lookup(DefaultScenario)
 	p.undo = nil
-	p.load(e.Text, DefaultScenario, 0)
+	if err := p.load(e.Text, DefaultScenario, 0); err != nil {
+		panic("playground: the default scenario does not run: " + err.Error())
+	}
 	return e.Text
 }
 
 // Choose shows a library scenario at step 0, as the scenario picker does.
-// It reports false, changing nothing, for a name not in the library.
+// It reports false, changing nothing, for a name not in the library, or
+// one whose script does not run (TestLibraryRunsClean rules that out).
 func (p *Page) Choose(name string) bool {
 	e, ok := scenario.Lookup(name)
 	if !ok {
 		return false
 	}
+	s, err := scenario.NewSession(e.Text, p.options())
+	if err != nil {
+		return false
+	}
 	p.push()
-	p.load(e.Text, name, 0)
+	p.s, p.name = s, name
+	s.Seek(0)
 	return true
 }
 

@@ -32,7 +32,8 @@ const (
 // downstream, and its redrive; at L5 often a second dead root that shares
 // downstream tasks with the first; at L6 leases of 10s that a crashed
 // worker lets expire, a backoff between retries, and sometimes a
-// permanent error. Every task SUCCEEDED at the end.
+// permanent error. Every task SUCCEEDED at the end. It panics if its own
+// script does not run, which TestGenerateRunsCleanAndRepeats rules out.
 //
 // The cost is O(steps × tasks) for about 4 steps a task.
 func Generate(l Level, seed uint64) Exercise {
@@ -89,9 +90,14 @@ func Generate(l Level, seed uint64) Exercise {
 		head.WriteString("lease " + scenario.FormatDuration(genLease) + "\n" + genBackoff + "\n")
 	}
 	head.WriteString("attempts " + strconv.Itoa(attempts) + "\n")
-	s, _ := scenario.NewSession(head.String(), scenario.Options{})
+	s, err := scenario.NewSession(head.String(), scenario.Options{})
+	if err != nil {
+		panic("playground: Generate: " + err.Error())
+	}
 	do := func(cmd string) scenario.Step {
-		s.Append(cmd)
+		if err := s.Append(cmd); err != nil {
+			panic("playground: Generate: " + cmd + ": " + err.Error())
+		}
 		s.Seek(StepEnd)
 		return s.Step(s.Len())
 	}
