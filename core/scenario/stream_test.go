@@ -322,14 +322,6 @@ func TestNoLineIsBuiltBeyondTheOutputLimit(t *testing.T) {
 	}
 }
 
-// countBytes counts what is written to it.
-type countBytes struct{ n int64 }
-
-func (c *countBytes) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	return len(p), nil
-}
-
 // TestErrorsEchoLittleOfAHugeToken: a syntax error quotes at most a few
 // dozen characters of what it refuses.
 func TestErrorsEchoLittleOfAHugeToken(t *testing.T) {
