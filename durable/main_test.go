@@ -103,14 +103,6 @@ func length(t testing.TB, q *durable.Queue) int {
 	return n
 }
 
-func leaseOf(t testing.TB, q *durable.Queue, task string) (core.Lease, bool) {
-	l, ok, err := q.Lease(bg, task)
-	if err != nil {
-		t.Errorf("Lease(%q): %v", task, err)
-	}
-	return l, ok
-}
-
 func maxAttempts(t testing.TB, q *durable.Queue) int {
 	n, err := q.MaxAttempts(bg)
 	if err != nil {
@@ -141,12 +133,4 @@ func redriving(t testing.TB, q *durable.Queue) (core.RedriveJob, bool) {
 		t.Errorf("Redriving: %v", err)
 	}
 	return j, ok
-}
-
-func alertConfig(t testing.TB, q *durable.Queue) core.Alert {
-	a, err := q.AlertConfig(bg)
-	if err != nil {
-		t.Errorf("AlertConfig: %v", err)
-	}
-	return a
 }
