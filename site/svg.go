@@ -2,9 +2,11 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -32,8 +34,15 @@ const (
 // The parameters are read as the playground's links are; one that cannot
 // be read is a 400 that names it, and so is a script past MaxSVGScript or
 // a graph past MaxSVGTasks. Pictures are cacheable: the same address always
-// gives the same bytes, and the ETag is their hash. A picture counts as a
-// run for the limit on runs at once.
+// gives the same bytes, and the ETag is their hash.
+//
+// A picture is a run, bounded as POST /api/run's are, for it may be
+// fetched by an <img> on any page: it takes one of the same run slots
+// (or a 503), runs under the same limits (its tasks at most MaxSVGTasks)
+// and time limit, and stops as soon as its client goes. A script that
+// reaches a limit is a 400 that says which. It keeps the board of the
+// step it draws, or of each frame of an animation (at most
+// picture.MaxFrames), never every step's events.
 func (h *handler) svg(w http.ResponseWriter, r *http.Request) {
 	link, errs := playground.ParseLink(r.URL.RawQuery, "")
 	animate := false
@@ -69,36 +78,42 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request) {
 		e, _ := scenario.Lookup(link.Scenario)
 		text = e.Text
 	}
-	if !h.runs.enter(r.Context()) {
-		h.runs.busy(w, r)
+	g := h.runs
+	if !g.enter(r.Context()) {
+		g.busy(w, r)
 		return
 	}
-	defer h.runs.leave()
-	s, err := scenario.NewSession(text, scenario.Options{Strategy: link.Strategy})
-	if err != nil {
-		badScript(w, err)
-		return
-	}
-	if n := len(s.GraphAt(scenario.StepEnd)); n > MaxSVGTasks {
-		jsonError(w, http.StatusBadRequest, "script: "+strconv.Itoa(n)+" tasks, more than the "+strconv.Itoa(MaxSVGTasks)+" a picture may draw")
-		return
-	}
+	defer g.leave()
+	ctx, cancel := context.WithTimeoutCause(r.Context(), g.timeout,
+		fmt.Errorf("the picture took longer than its time limit of %v", g.timeout))
+	defer cancel()
 	step := scenario.StepEnd
 	if link.HasStep {
 		step = link.Step
 	}
-	if step != scenario.StepEnd && step > s.Len() {
-		jsonError(w, http.StatusBadRequest, "bad parameter: step: "+strconv.Itoa(step)+" is past the end: the script runs "+strconv.Itoa(s.Len())+" steps")
-		return
+	lim := g.limits
+	if lim.Tasks == 0 || lim.Tasks > MaxSVGTasks {
+		lim.Tasks = MaxSVGTasks
 	}
 	var b bytes.Buffer
-	if animate {
-		err = picture.Animated(&b, s, scenario.Title(text))
-	} else {
-		err = picture.Static(&b, s, step, scenario.Title(text))
-	}
-	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "drawing failed: "+err.Error())
+	err := picture.Draw(ctx, &b, text, scenario.Options{Strategy: link.Strategy}, lim, step, animate)
+	var le *scenario.LimitError
+	var se *picture.StepError
+	switch {
+	case err == nil:
+	case r.Context().Err() != nil:
+		return // the client has gone: nobody reads an answer
+	case errors.As(err, &le) && le.Limit == "tasks":
+		jsonError(w, http.StatusBadRequest, "script: more than the "+strconv.Itoa(MaxSVGTasks)+" tasks a picture may draw")
+		return
+	case errors.As(err, &le):
+		jsonError(w, http.StatusBadRequest, "script: "+le.Error())
+		return
+	case errors.As(err, &se):
+		jsonError(w, http.StatusBadRequest, "bad parameter: step: "+strconv.Itoa(se.Step)+" is past the end: the script runs "+strconv.Itoa(se.Len)+" steps")
+		return
+	default:
+		badScript(w, err)
 		return
 	}
 	sum := sha256.Sum256(b.Bytes())

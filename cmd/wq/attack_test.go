@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/dagq/dagq/internal/pgtest"
+	"github.com/dagq/dagq/internal/playground"
 )
 
 // The attack tests run a real `wq serve`, built from this tree, as its own
@@ -35,7 +36,8 @@ import (
 // would have hung: a timed assertion on a shared machine measures the
 // machine.
 const (
-	peakMemory     = 512 << 20              // one attack
+	peakMemory     = 512 << 20              // one attack of the hardening issue
+	peakSingle     = 256 << 20              // one hostile request of the bounded-memory issue
 	peakConcurrent = 1 << 30                // 50 concurrent 1 MiB scripts
 	answerGoal     = 5 * time.Second        // to answer an attack
 	healthzGoal    = 100 * time.Millisecond // at the 95th percentile
@@ -273,6 +275,161 @@ func TestAttacks(t *testing.T) {
 	}
 }
 
+// The hostile inputs of the bounded-memory issue, each of which took wq
+// serve (or wq run, or the worker) to gigabytes or out of memory.
+
+// fanOutRedriven is a 2,500-task fan-out whose root fails and is redriven
+// 1,400 times: 64 KB of script, 7 million events, under 8 KB once
+// deflated into a picture's link.
+func fanOutRedriven() string {
+	var b strings.Builder
+	b.WriteString("attempts 1\nsubmit r\n")
+	for i := range 2500 {
+		fmt.Fprintf(&b, "submit a%d r\n", i)
+	}
+	for b.Len()+len("next\nfail r\nredrive r\n") <= 64<<10 {
+		b.WriteString("next\nfail r\nredrive r\n")
+	}
+	return b.String()
+}
+
+// svgQuery is the query of a picture of script, deflated as the
+// playground's links are.
+func svgQuery(script string, animate bool) string {
+	enc, compressed := playground.EncodeScript(script)
+	q := "?script=" + enc
+	if compressed {
+		q += "&enc=deflate"
+	}
+	if animate {
+		q += "&animate=1"
+	}
+	return q
+}
+
+// longRoot is a script whose root task has a name of n bytes and a chain
+// of dependents that fills size bytes, then the root's death: every task
+// it blocks names it as its root, in its reason and in the dead-letter
+// queue of every later line.
+func longRoot(n, size int) string {
+	root := strings.Repeat("r", n)
+	var b strings.Builder
+	fmt.Fprintf(&b, "attempts 1\nsubmit %s\nsubmit c1 %s\n", root, root)
+	for i := 2; b.Len() < size-len("next\nfail  boom\n")-n-20; i++ {
+		fmt.Fprintf(&b, "submit c%d c%d\n", i, i-1)
+	}
+	fmt.Fprintf(&b, "next\nfail %s boom\n", root)
+	return b.String()
+}
+
+// get fetches path and returns the status, the body and how long it took.
+func (s *server) get(t *testing.T, ctx context.Context, path string) (int, string, time.Duration) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, "GET", s.base+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %.60s…: %v", path, err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("reading the answer: %v", err)
+	}
+	return resp.StatusCode, string(body), time.Since(start)
+}
+
+// TestAttackBoundedRequests sends each hostile request of the
+// bounded-memory issue to its own server: each gets the answer it should,
+// and the server stays under peakSingle.
+func TestAttackBoundedRequests(t *testing.T) {
+	t.Run("PictureOfARunOfMillionsOfEvents", func(t *testing.T) {
+		// Was 3.6 GB and 14–24 s: /svg kept every step's events, with
+		// no limit and no deadline.
+		for _, animate := range []bool{false, true} {
+			s := startServer(t)
+			q := svgQuery(fanOutRedriven(), animate)
+			code, body, took := s.get(t, context.Background(), "/svg"+q)
+			t.Logf("animate %v: a %d-byte link answered %d in %v: %.200s", animate, len(q), code, took.Round(time.Millisecond), body)
+			// The events limit stops it, or on a loaded machine the
+			// time limit first.
+			if code != http.StatusBadRequest || !strings.Contains(body, "the run may cause at most 2000000 events") && !strings.Contains(body, "time limit") {
+				t.Errorf("animate %v: %d %.300s, want a 400 naming the events or the time limit", animate, code, body)
+			}
+			s.checkPeak(t, peakSingle)
+		}
+	})
+	t.Run("PictureAtItsLimits", func(t *testing.T) {
+		// The same picture with no events limit runs until its time
+		// limit, keeping one board.
+		s := startServer(t, "--max-events", "0")
+		code, body, took := s.get(t, context.Background(), "/svg"+svgQuery(fanOutRedriven(), true))
+		t.Logf("answered %d in %v: %.200s", code, took.Round(time.Millisecond), body)
+		if code != http.StatusOK && !(code == http.StatusBadRequest && strings.Contains(body, "time limit")) {
+			t.Errorf("%d %.300s, want a picture or a 400 naming the time limit", code, body)
+		}
+		s.checkPeak(t, peakSingle)
+	})
+	t.Run("NameOverTheMaximum", func(t *testing.T) {
+		// Was 1.22–1.31 GB at 209 KB, and out of memory at 1 MiB.
+		s := startServer(t)
+		code, body, _, took := s.post(t, context.Background(), "", longRoot(200<<10, 209<<10))
+		t.Logf("answered %d in %v: %.200s", code, took.Round(time.Millisecond), body)
+		if code != http.StatusBadRequest || !strings.Contains(body, `"line":2,"col":8`) || !strings.Contains(body, "longer than the 256 a name may be") {
+			t.Errorf("%d %.300s, want a 400 at 2:8 naming the longest name", code, body)
+		}
+		s.checkPeak(t, peakSingle)
+	})
+	t.Run("LongestNamesOnEveryLine", func(t *testing.T) {
+		// Names of the longest length, a death that blocks 60,000 tasks.
+		s := startServer(t)
+		code, body, trailer, took := s.post(t, context.Background(), "", longRoot(256, 1<<20))
+		last := stopLine(t, body)
+		t.Logf("answered %d, %d bytes in %v: %v", code, len(body), took.Round(time.Millisecond), last["error"])
+		// The output limit stops it, or on a loaded machine the time
+		// limit first.
+		if code != http.StatusOK || last["stopped"] != "output" && last["stopped"] != "context" || trailer != last["error"] {
+			t.Errorf("%d, last line %v, Dagq-Stopped %q: want the output or the time limit", code, last, trailer)
+		}
+		s.checkPeak(t, peakSingle)
+	})
+}
+
+// TestAttackPictureClientThatLeavesFreesItsSlot: a picture whose client
+// leaves gives its run slot back at once: with one slot, a run sent as
+// the client leaves gets it (a slot still held after the run's two-second
+// wait would answer 503), and the picture's access log line, written when
+// its handler returns, comes right after. Was 25 s of a slot held after
+// the client went, every /api/run answered 503 meanwhile.
+func TestAttackPictureClientThatLeavesFreesItsSlot(t *testing.T) {
+	s := startServer(t, "--runs", "1", "--max-events", "0", "--run-timeout", "60s")
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	q := svgQuery(fanOutRedriven(), true)
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.base+"/svg"+q, nil)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the picture answered %d within 500 ms: it should take seconds", resp.StatusCode)
+	}
+	left := time.Now()
+	code, body, _, took := s.post(t, context.Background(), "", "submit a\nnext\ncomplete a\n")
+	if code != http.StatusOK {
+		t.Errorf("the run sent as the picture's client left answered %d %.200s: the slot was still held", code, body)
+	}
+	for !strings.Contains(s.log.String(), "GET /svg") {
+		if time.Since(left) > hung {
+			t.Fatalf("the picture went on for %v after its client left:\n%s", hung, s.log)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Logf("the picture's handler returned within %v of its client leaving; the next run answered in %v (goal: the slot back within 100 ms)",
+		time.Since(left).Round(time.Millisecond), took.Round(time.Millisecond))
+	s.checkPeak(t, peakSingle)
+}
+
 // upTo1MiB returns the whole lines of script that fit in 1 MiB.
 func upTo1MiB(script string) string {
 	if len(script) <= 1<<20 {
@@ -315,10 +472,11 @@ func TestAttackClientThatLeavesStopsTheRun(t *testing.T) {
 	t.Logf("the run ended %v after its client left", time.Since(left).Round(time.Millisecond))
 }
 
-// TestAttackConcurrentScripts: 50 clients send 1 MiB scripts at once. The
-// server runs a few, refuses the rest with 503 and Retry-After, stays under
-// peakConcurrent, and /healthz always answers; how fast (the goal is
-// healthzGoal) is logged.
+// TestAttackConcurrentScripts: 50 clients send hostile requests at once
+// (1 MiB scripts of long cycles, scripts of the longest names, pictures of
+// millions of events). The server runs a few, refuses the rest with 503
+// and Retry-After, stays under peakConcurrent, and /healthz always
+// answers; how fast (the goal is healthzGoal) is logged.
 //
 // The 50 clients are another process (this test binary again, see
 // loadFromEnv), so that reading their answers does not slow this one's
@@ -365,8 +523,9 @@ func TestAttackConcurrentScripts(t *testing.T) {
 		t.Fatalf("the clients said %q: %v", out.String(), err)
 	}
 	t.Logf("answers by status: %v; /healthz p95 %v, slowest %v of %d", codes, p95.Round(time.Millisecond), slowest.Round(time.Millisecond), len(took))
-	if codes[http.StatusOK] == 0 || codes[http.StatusOK]+codes[http.StatusServiceUnavailable] != 50 {
-		t.Errorf("answers by status %v, want 200s and 503s only", codes)
+	// A picture stopped by a limit is a 400.
+	if codes[http.StatusOK] == 0 || codes[http.StatusOK]+codes[http.StatusBadRequest]+codes[http.StatusServiceUnavailable] != 50 {
+		t.Errorf("answers by status %v, want 200s, 400s and 503s only", codes)
 	}
 	t.Logf("/healthz goal: %v at the 95th percentile", healthzGoal)
 	if slowest > hung {
@@ -385,18 +544,31 @@ func loadFromEnv() {
 	if base == "" {
 		return
 	}
-	script := fill(chainOf(20000, "x"), "submit x c20000\n")
+	// Every kind of hostile request: cycles that name 20,000 tasks, the
+	// longest names repeated on every line, pictures of millions of
+	// events.
+	cycles := fill(chainOf(20000, "x"), "submit x c20000\n")
+	names := longRoot(256, 330<<10)
+	picture := base + "/svg" + svgQuery(fanOutRedriven(), true)
 	// The clients take the trace as it is: gunzipping 64 MiB answers
 	// would only compete with the server for the machine's two cores.
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	codes := map[int]int{}
-	for range 50 {
+	for i := range 50 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req, _ := http.NewRequest("POST", base+"/api/run", strings.NewReader(script))
+			var req *http.Request
+			switch i % 3 {
+			case 0:
+				req, _ = http.NewRequest("POST", base+"/api/run", strings.NewReader(cycles))
+			case 1:
+				req, _ = http.NewRequest("POST", base+"/api/run", strings.NewReader(names))
+			default:
+				req, _ = http.NewRequest("GET", picture, nil)
+			}
 			req.Header.Set("Content-Type", "text/plain")
 			code := 0
 			if resp, err := client.Do(req); err == nil {

@@ -1,7 +1,8 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -32,27 +33,25 @@ func svgCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ioError{err}
 	}
-	s, err := scenario.NewSession(src, scenario.Options{Strategy: *strategy})
-	if err != nil {
-		var syntax *scenario.SyntaxError
-		if errors.As(err, &syntax) {
-			return atLine(name, err)
-		}
-		return usageError{err}
+	// The picture is drawn whole before it is written (it is at most a
+	// few megabytes): an error of Draw is the script's, never stdout's.
+	var out bytes.Buffer
+	err = picture.Draw(context.Background(), &out, src, scenario.Options{Strategy: *strategy}, runLimits, k, *animate)
+	var syntax *scenario.SyntaxError
+	var limit *scenario.LimitError
+	var past *picture.StepError
+	switch {
+	case err == nil:
+	case errors.As(err, &syntax):
+		return atLine(name, err)
+	case errors.As(err, &limit):
+		return fmt.Errorf("%s: %w", name, err)
+	case errors.As(err, &past):
+		return usageError{fmt.Errorf("--step %d is past the end: the script runs %d steps", past.Step, past.Len)}
+	default:
+		return usageError{err} // an unknown strategy
 	}
-	if k != scenario.StepEnd && k > s.Len() {
-		return usageError{fmt.Errorf("--step %d is past the end: the script runs %d steps", k, s.Len())}
-	}
-	out := bufio.NewWriter(stdout)
-	if *animate {
-		err = picture.Animated(out, s, scenario.Title(src))
-	} else {
-		err = picture.Static(out, s, k, scenario.Title(src))
-	}
-	if err == nil {
-		err = out.Flush()
-	}
-	if err != nil {
+	if _, err := out.WriteTo(stdout); err != nil {
 		return ioError{err}
 	}
 	return nil

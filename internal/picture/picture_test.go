@@ -2,6 +2,7 @@ package picture
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,7 +54,7 @@ func TestStaticShowsTheStep(t *testing.T) {
 		t.Fatal("tricky-cycle refuses no cycle")
 	}
 	var b bytes.Buffer
-	if err := Static(&b, s, refused, scenario.Title(text)); err != nil {
+	if err := Draw(context.Background(), &b, text, scenario.Options{}, scenario.Limits{}, refused, false); err != nil {
 		t.Fatal(err)
 	}
 	svg := b.String()
@@ -82,10 +83,10 @@ func TestAnimatedSizes(t *testing.T) {
 	for _, e := range scenario.Library() {
 		s, _ := session(t, e.Name)
 		var anim, static bytes.Buffer
-		if err := Animated(&anim, s, e.Title); err != nil {
+		if err := Draw(context.Background(), &anim, e.Text, scenario.Options{}, scenario.Limits{}, 0, true); err != nil {
 			t.Fatal(err)
 		}
-		if err := Static(&static, s, scenario.StepEnd, e.Title); err != nil {
+		if err := Draw(context.Background(), &static, e.Text, scenario.Options{}, scenario.Limits{}, scenario.StepEnd, false); err != nil {
 			t.Fatal(err)
 		}
 		limit, ok := budget[e.Name]

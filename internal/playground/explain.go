@@ -9,12 +9,24 @@ import (
 	"github.com/dagq/dagq/core/scenario"
 )
 
+// Steps is what [Explain] reads of a run: a *scenario.Session, or the
+// *scenario.Moment of the step explained, which a picture of a run gets
+// without keeping every step.
+type Steps interface {
+	Len() int
+	Step(k int) scenario.Step
+	BoardAt(k int) *scenario.Board
+	Attempts() int
+	Strategy() string
+}
+
 // Explain describes step k of a session in one sentence, for the caption
 // under the drawing: what the command did and what followed from it, e.g.
 // "a is DEAD: failed after 3 attempts: connection reset. Blocked
 // downstream, nearest first: b, c, d." Step 0 says how many steps there
-// are. It leaves the session's cursor where it was.
-func Explain(s *scenario.Session, k int) string {
+// are. It asks s for step k only, and leaves a session's cursor where it
+// was.
+func Explain(s Steps, k int) string {
 	if k <= 0 || k > s.Len() {
 		switch n := s.Len(); n {
 		case 0:
