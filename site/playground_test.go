@@ -237,10 +237,13 @@ func TestSyntaxErrorIsShownAtItsLineAndColumn(t *testing.T) {
 	}
 }
 
-// TestWasmSizeBudget holds main.wasm to 1.65 MB gzipped (a size, not a
+// TestWasmSizeBudget holds main.wasm to 1.72 MB gzipped (a size, not a
 // time), as compress/gzip at its best compression measures it. It was
 // 1.5 MB until practice mode (its questions, generator, exercises, trainer
-// and page) added about 100 KB gzipped.
+// and page) added about 100 KB gzipped, and 1.65 MB until practice's
+// grading of every form of an answer, its feedback on a wrong one, and
+// its written "why" and pick questions added about 52 KB (10 KB of it
+// the questions' text).
 func TestWasmSizeBudget(t *testing.T) {
 	playground(t) // builds site/static/main.wasm
 	wasm, err := os.ReadFile("static/main.wasm")
@@ -251,7 +254,7 @@ func TestWasmSizeBudget(t *testing.T) {
 	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	w.Write(wasm)
 	w.Close()
-	const budget = 1_650_000
+	const budget = 1_720_000
 	if gz.Len() > budget {
 		t.Errorf("main.wasm is %d bytes gzipped, over the budget of %d", gz.Len(), budget)
 	}
