@@ -15,12 +15,9 @@ import (
 
 // dagqPeer is dagq's durable queue under BenchmarkDurable: one DAG of n
 // tasks, burnt down by one durable.Worker with a handler goroutine per
-// worker, on the wall clock.
+// worker, on the database's clock.
 type dagqPeer struct {
 	db *durable.DB
-	// snapshots holds the shapes whose submitted DAG is kept in
-	// bench_<table>_<shape> tables, to be copied back before each op.
-	snapshots map[string]bool
 	// started[i] is when task i's handler started; trickleFrom is the first
 	// task of the trickle, whose handlers say on trickled that they started.
 	started     []time.Time
@@ -35,16 +32,14 @@ func newDagqPeer(ctx context.Context, b *testing.B, cfg *pgxpool.Config) *dagqPe
 		b.Fatal(err)
 	}
 	b.Cleanup(db.Close)
-	return &dagqPeer{db: db, snapshots: map[string]bool{}}
+	return &dagqPeer{db: db}
 }
 
 // dagqTables are the durable queue's tables, as a burn-down leaves them.
 var dagqTables = []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives"}
 
-// restore empties the queue and puts the shape's DAG of n tasks in it, as
-// Submit leaves it: submitted task by task the first time, then kept in
-// tables of its own and copied back, since 10⁴ submits (a transaction each,
-// serialised on the DAG) take longer than the burn-down.
+// restore empties the queue and submits the shape's DAG of n tasks in one
+// Queue.SubmitAll: a fixed number of statements, one cycle check.
 func (p *dagqPeer) restore(ctx context.Context, b *testing.B, shape string, n int) *durable.Queue {
 	exec := func(sql string) {
 		if _, err := p.db.Pool().Exec(ctx, sql); err != nil {
@@ -52,31 +47,24 @@ func (p *dagqPeer) restore(ctx context.Context, b *testing.B, shape string, n in
 		}
 	}
 	exec("TRUNCATE " + strings.Join(dagqTables, ", "))
-	dag := "bench-" + shape
-	if p.snapshots[shape] {
-		for _, t := range dagqTables {
-			exec(fmt.Sprintf("INSERT INTO %s SELECT * FROM bench_%s_%s", t, t, strings.ReplaceAll(shape, "-", "_")))
-		}
-	}
-	q, err := p.db.Queue(ctx, dag, core.Config{MaxAttempts: 3})
+	q, err := p.db.Queue(ctx, "bench-"+shape, core.Config{MaxAttempts: 3})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if !p.snapshots[shape] {
-		for _, t := range durableShape(shape, n) {
-			if err := q.Submit(ctx, t.Name, t.Deps...); err != nil {
-				b.Fatal(err)
-			}
-		}
-		for _, t := range dagqTables {
-			snap := fmt.Sprintf("bench_%s_%s", t, strings.ReplaceAll(shape, "-", "_"))
-			exec("DROP TABLE IF EXISTS " + snap)
-			exec(fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM %s", snap, t))
-		}
-		p.snapshots[shape] = true
+	if err := q.SubmitAll(ctx, newTasks(durableShape(shape, n))); err != nil {
+		b.Fatal(err)
 	}
 	exec("ANALYZE " + strings.Join(dagqTables, ", "))
 	return q
+}
+
+// newTasks is tasks as SubmitAll takes them.
+func newTasks(tasks []core.Task) []durable.NewTask {
+	out := make([]durable.NewTask, len(tasks))
+	for i, t := range tasks {
+		out[i] = durable.NewTask{Name: t.Name, Deps: t.Deps}
+	}
+	return out
 }
 
 func (p *dagqPeer) shapes() []string { return []string{"independent", "random"} }
