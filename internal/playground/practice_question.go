@@ -469,8 +469,7 @@ func (x stepFacts) reason() (Question, bool) {
 	cs := newChoices(entry.Reason)
 	if entry.State == core.Blocked {
 		q.Topic = TopicRootCause
-		var graph []scenario.Node
-		graph = x.s.GraphAt(x.k)
+		graph := x.s.GraphAt(x.k)
 		for _, n := range graph {
 			if n.Task == task {
 				for _, d := range n.Deps {
