@@ -1,6 +1,6 @@
 package core
 
 // CheckInvariants lets the tests of package core_test check a queue as the
-// property tests do: it returns the first invariant of DESIGN.md the queue
-// breaks, or nil.
+// property tests do: it returns the first invariant of the package
+// documentation the queue breaks, or nil.
 var CheckInvariants = checkInvariants

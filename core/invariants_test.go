@@ -17,10 +17,10 @@ import (
 // "permanent failure after N attempt(s): ERR" for a permanent error.
 var deadReasonRE = regexp.MustCompile(`^(?:failed|permanent failure) after ([1-9][0-9]*) (attempts?): `)
 
-// checkInvariants checks the invariants of DESIGN.md that hold after every
-// operation, computing everything from the public API only (Tasks, Status,
-// Deps, DeadLetters, ReadyTasks, Lease, MaxAttempts). It returns a
-// description of the first violation found, or nil.
+// checkInvariants checks the invariants of the package documentation that
+// hold after every operation, computing everything from the public API
+// only (Tasks, Status, Deps, DeadLetters, ReadyTasks, Lease, MaxAttempts).
+// It returns a description of the first violation found, or nil.
 //
 // It checks:
 //

@@ -29,7 +29,7 @@ const propertyBaseSeed = 0x6461_6771 // "dagq"
 // TestPropertyRandomSequences drives the Queue through random operation
 // sequences over small pools of names (so that forward references, cycles
 // and diamonds are common) and checks, after every operation, the invariants
-// of DESIGN.md against the queue's public API and against a model folded
+// of the package documentation against the queue's public API and against a model folded
 // from its events: see harness.apply.
 //
 // A failing sequence is shrunk to a minimal one, printed as a scenario, with

@@ -35,7 +35,7 @@
 //     committed), all of them before the operation returns: the state of
 //     the event's task, read with Status from inside OnEvent, is its state
 //     after the operation;
-//   - checks the reads against the model and the invariants of DESIGN.md:
+//   - checks the reads against the model and the invariants of [core]:
 //     no silent hang (1), the root cause of every BLOCKED task (2), the DLQ
 //     exactly the DEAD and BLOCKED tasks in the order they entered (3),
 //     READY tasks in the order they became READY (4), a refused operation

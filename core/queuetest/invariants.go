@@ -13,7 +13,7 @@ import (
 )
 
 // check reads the queue through the interface and holds what it says to the
-// model and to the invariants of DESIGN.md. It returns the first
+// model and to the invariants of [core]. It returns the first
 // violation, or nil.
 //
 // It checks:

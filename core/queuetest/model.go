@@ -15,7 +15,7 @@ import (
 // queue delivered and checked against the state table as they arrive. Every
 // read of the queue is compared with it (see model.check), and the outcome
 // of each operation is predicted from it (see expect.go), so a queue is held
-// to the rules of DESIGN.md on its own, without the reference beside it.
+// to the rules of [core] on its own, without the reference beside it.
 //
 // The model's graph is small (the suite's queues hold tens of tasks): its
 // queries walk it, O(n·(n+e)) at worst.
@@ -81,7 +81,7 @@ func (m *model) use(names ...string) {
 }
 
 // transition is the From → To of each event kind but Submitted and
-// Rejected: the state table of DESIGN.md.
+// Rejected: the arrows of [core]'s state diagram.
 var transition = map[core.EventKind][2]core.State{
 	core.EventReady:     {core.Pending, core.Ready},
 	core.EventStarted:   {core.Ready, core.Running},

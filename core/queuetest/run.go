@@ -37,7 +37,7 @@ func (t tRunner) sub(name string, f func(r runner)) bool {
 
 // Run runs the whole suite against open, each part a subtest:
 //
-//   - StateTable, Cycles and TimeTable: the rules of DESIGN.md as table
+//   - StateTable, Cycles and TimeTable: the rules of [core] as table
 //     cases, each on a queue of its own — every transition of the state
 //     machine, FIFO and retries at the back, blocking waves nearest first
 //     with their root, redrive releasing and rerooting, cycles refused with
@@ -55,7 +55,7 @@ func (t tRunner) sub(name string, f func(r runner)) bool {
 // Every operation, in every part, is checked on the queue under test by
 // itself: its result and events against what a model folded from its
 // earlier events predicts, and its reads against the invariants of
-// DESIGN.md (see the package documentation). In the sequences the two
+// [core] (see the package documentation). In the sequences the two
 // queues are compared besides, after every operation.
 //
 // A failing sequence is shrunk (within a budget of replays) and reported

@@ -158,7 +158,7 @@ func openWrong(breaks string) Open {
 }
 
 // TestTheSuiteFailsWrongQueues runs the suite against queues that each
-// break one rule of DESIGN.md, and checks that it reports each, and that
+// break one rule of core's package documentation, and checks that it reports each, and that
 // the random sequences alone find each, with the seed that replays them.
 // A queue that breaks nothing passes.
 func TestTheSuiteFailsWrongQueues(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/dagq/dagq/core"
 )
 
-// tableCase is one rule of DESIGN.md shown on a small script: every line
+// tableCase is one rule of [core] shown on a small script: every line
 // is run and checked as the random sequences check an operation (its
 // outcome and events predicted from the model, the invariants after it);
 // all lines but the last must be accepted, unless they end in "# refused";
@@ -41,7 +41,7 @@ func timed(n int, lease time.Duration, b core.Backoff) core.Config {
 // noTime ends the view of a case that never moves the clock.
 const noTime = " | now 0s | timers"
 
-// stateCases cover every row of the state table of DESIGN.md without the
+// stateCases cover every arrow of [core]'s state diagram without the
 // clock: submit, next, complete, fail, redrive, each way each can go, and
 // each refusal.
 var stateCases = []tableCase{
