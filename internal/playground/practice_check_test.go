@@ -125,3 +125,58 @@ func TestRubricLinksAskTheirPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestABulkRedriveThatSkipsAPoisonPillSaysSo: L6's poison-pill asks what
+// redrive matching does after decode died twice; the explanation is what
+// the trace says (it started nothing, skipping decode), not the rule of a
+// plain redrive, and the question is about the poison cap.
+func TestABulkRedriveThatSkipsAPoisonPillSaysSo(t *testing.T) {
+	ex, _, _ := FindExercise(L6, "poison-pill")
+	p, _ := NewPractice(ex, false)
+	found := false
+	for _, q := range p.Questions() {
+		if q.Command != "redrive matching invalid header" {
+			continue
+		}
+		found = true
+		if q.Topic != TopicPoison || q.Rubric != "poison" || !strings.Contains(q.Why, "started: 0 tasks at once, skipping decode (poisoned)") {
+			t.Errorf("%s: topic %s, point %q, why %q", q.Kind, q.Topic, q.Rubric, q.Why)
+		}
+	}
+	if !found {
+		t.Fatal("poison-pill asks nothing about its bulk redrive")
+	}
+}
+
+// TestAWrongCycleIsToldWhereItBreaks: a cycle typed along a missing
+// arrow is told which arrow the drawing lacks, and the form a cycle is
+// written in; a right one typed another way round is right.
+func TestAWrongCycleIsToldWhereItBreaks(t *testing.T) {
+	ex, _, _ := FindExercise(L5, "cycle-through-old-tasks")
+	p, _ := NewPractice(ex, false)
+	for _, q := range p.Questions() {
+		if q.Kind != AskCycle || q.Want.Verdict != VerdictRefused {
+			continue
+		}
+		// submit c a closes c → a → b → c.
+		for _, s := range []string{"a b c a", "c a b", "c b a c", "b ← a ← c", "a, b, c"} {
+			if r := q.Grade(q.ParseAnswer([]Field{{"choice", "refused"}, {"path", s}})); !r.Correct {
+				t.Errorf("%q refused: %s", s, r.Mistake)
+			}
+		}
+		r := q.Grade(q.ParseAnswer([]Field{{"choice", "refused"}, {"path", "c → b → a → c → b"}}))
+		if r.Correct || !strings.Contains(r.Mistake, "c comes twice") && !strings.Contains(r.Mistake, "b comes twice") {
+			t.Errorf("a path with a task twice: %+v", r)
+		}
+		r = q.Grade(q.ParseAnswer([]Field{{"choice", "refused"}, {"path", "c a c"}}))
+		if r.Correct || !strings.Contains(r.Mistake, "a does not wait on c: the drawing has no arrow c → a") || !strings.Contains(r.Mistake, CycleForm) {
+			t.Errorf("c a c: %+v", r)
+		}
+		r = q.Grade(q.ParseAnswer([]Field{{"choice", "accepted"}}))
+		if r.Correct || !strings.Contains(r.Mistake, "It is refused: c waits on a, a on b, b on c") {
+			t.Errorf("accepted: %+v", r)
+		}
+		return
+	}
+	t.Fatal("no refused cycle in cycle-through-old-tasks")
+}

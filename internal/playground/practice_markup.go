@@ -153,9 +153,18 @@ func (q Question) ResultHTML(r Result) string {
 }
 
 // ProbeHTML returns what the interviewer's view shows with a question:
-// the right answer, and what to probe next.
+// the right answer, for a "why" the points to listen for, and what to
+// probe next.
 func (q Question) ProbeHTML() string {
-	return `<p>Answer: ` + esc(FormatAnswer(q, q.Want)) + `.</p><p>Probe next: ` + esc(q.Probe) + `</p>`
+	out := `<p>Answer: ` + esc(FormatAnswer(q, q.Want)) + `</p>`
+	if len(q.Points) > 0 {
+		out += `<p>Listen for:</p><ul>`
+		for _, pt := range q.Points {
+			out += `<li>` + esc(pt) + `</li>`
+		}
+		out += `</ul>`
+	}
+	return out + `<p>Probe next: ` + esc(q.Probe) + `</p>`
 }
 
 // HTML returns the summary as the page shows it: the score and whether
