@@ -27,6 +27,11 @@ type handout struct {
 	lease      Lease
 	now        time.Duration
 	dependents bool
+	// args are the task's arguments; waits is whether it has
+	// dependencies, whose results are in results (see DB.results).
+	args    []byte
+	waits   bool
+	results map[string][]byte
 }
 
 // next hands out up to n READY tasks in READY order (ready_seq), of one DAG
@@ -59,14 +64,15 @@ func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
 			SELECT d.dag, d.lease_timeout AS lt, coalesce(`+db.now("$2")+`, d.now) AS now
 			FROM dagq_dags d WHERE d.dag IN (SELECT dag FROM picked))
 		UPDATE dagq_tasks t SET state = 'RUNNING', attempts = t.attempts + 1,
-			lease = nextval('dagq_lease_ids'), ready_seq = NULL,
+			lease = nextval('dagq_lease_ids'), ready_seq = NULL, result = NULL,
 			timer_at = CASE WHEN c.lt > 0 THEN
 				CASE WHEN c.now > 9223372036854775807 - c.lt THEN 9223372036854775807 ELSE c.now + c.lt END END,
 			timer_seq = CASE WHEN c.lt > 0 THEN nextval('dagq_line') END
 		FROM picked p JOIN clock c ON c.dag = p.dag
 		WHERE t.dag = p.dag AND t.name = p.name
 		RETURNING t.dag, t.name, t.attempts, t.lease, coalesce(t.timer_at, 0), p.ready_seq, c.now,
-			EXISTS (SELECT 1 FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name)`, args...)
+			EXISTS (SELECT 1 FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name),
+			t.args, cardinality(t.deps) > 0`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +85,8 @@ func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
 	for rows.Next() {
 		var g got
 		var lease, deadline, now int64
-		if err := rows.Scan(&g.h.lease.DAG, &g.h.lease.Task, &g.h.lease.Attempt, &lease, &deadline, &g.seq, &now, &g.h.dependents); err != nil {
+		if err := rows.Scan(&g.h.lease.DAG, &g.h.lease.Task, &g.h.lease.Attempt, &lease, &deadline, &g.seq, &now, &g.h.dependents,
+			&g.h.args, &g.h.waits); err != nil {
 			return nil, err
 		}
 		g.h.lease.ID, g.h.lease.Deadline, g.h.now = uint64(lease), time.Duration(deadline), time.Duration(now)

@@ -19,7 +19,7 @@ import (
 // rows of the task and its deps, the new names, the task, the edges, the
 // DAG's bounds. A search adds a few per edge that disagrees; a blocking
 // wave two per level it reaches.
-func (t *txn) submit(task string, deps []string) error {
+func (t *txn) submit(task string, deps []string, args []byte) error {
 	if err := core.CheckNames(task, deps); err != nil {
 		return t.reject(task, deps, err)
 	}
@@ -122,15 +122,15 @@ func (t *txn) submit(task string, deps []string) error {
 	if root != "" {
 		rootArg = root
 	}
-	if _, err := t.tx.Exec(t.ctx, `INSERT INTO dagq_tasks AS t (dag, name, state, ord, arrival, deps, waiting, root, entered, ready_seq, dlq_seq)
+	if _, err := t.tx.Exec(t.ctx, `INSERT INTO dagq_tasks AS t (dag, name, state, ord, arrival, deps, waiting, root, entered, ready_seq, dlq_seq, args)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
 			CASE WHEN $3 = 'READY' THEN nextval('dagq_line') END,
-			CASE WHEN $3 = 'BLOCKED' THEN nextval('dagq_line') END)
+			CASE WHEN $3 = 'BLOCKED' THEN nextval('dagq_line') END, $10)
 		ON CONFLICT (dag, name) DO UPDATE SET state = EXCLUDED.state, ord = EXCLUDED.ord,
 			arrival = EXCLUDED.arrival, deps = EXCLUDED.deps, waiting = EXCLUDED.waiting,
 			root = EXCLUDED.root, entered = EXCLUDED.entered,
-			ready_seq = EXCLUDED.ready_seq, dlq_seq = EXCLUDED.dlq_seq`,
-		t.dag, task, string(to), ord[task], arrival, deps, waiting, rootArg, int64(t.now)); err != nil {
+			ready_seq = EXCLUDED.ready_seq, dlq_seq = EXCLUDED.dlq_seq, args = EXCLUDED.args`,
+		t.dag, task, string(to), ord[task], arrival, deps, waiting, rootArg, int64(t.now), args); err != nil {
 		return err
 	}
 	if len(deps) > 0 {

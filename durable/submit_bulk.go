@@ -25,7 +25,7 @@ func (t *txn) submitAll(tasks []NewTask) error {
 	}
 	for _, nt := range tasks {
 		mark := len(t.events)
-		if err := t.submit(nt.Name, nt.Deps); err != nil {
+		if err := t.submit(nt.Name, nt.Deps, nt.Args); err != nil {
 			t.events = t.events[mark:]
 			return err
 		}
@@ -124,6 +124,7 @@ func (t *txn) submitBulk(tasks []NewTask) (bool, error) {
 		ords[i] = last
 	}
 	states := make([]string, len(tasks))
+	args := make([][]byte, len(tasks))
 	waiting := make([]int32, len(tasks))
 	arrivals := make([]int64, len(tasks))
 	var edgeTask []int32
@@ -132,6 +133,7 @@ func (t *txn) submitBulk(tasks []NewTask) (bool, error) {
 	events := make([]core.Event, len(tasks))
 	for i, nt := range tasks {
 		arrivals[i] = t.d.arrivals + int64(i) + 1
+		args[i] = nt.Args
 		for _, d := range deps[i] {
 			if state[d] != core.Succeeded {
 				waiting[i]++
@@ -162,10 +164,10 @@ func (t *txn) submitBulk(tasks []NewTask) (bool, error) {
 		r AS MATERIALIZED (SELECT i, nextval('dagq_line') AS seq FROM u WHERE state = 'READY' ORDER BY i),
 		e AS (SELECT ti, array_agg(d ORDER BY k) AS deps
 			FROM unnest($7::int[], $8::text[]) WITH ORDINALITY AS e(ti, d, k) GROUP BY ti)
-		INSERT INTO dagq_tasks (dag, name, state, ord, arrival, deps, waiting, entered, ready_seq)
-		SELECT $1, u.name, u.state, u.ord, u.arrival, coalesce(e.deps, '{}'), u.waiting, $9, r.seq
+		INSERT INTO dagq_tasks (dag, name, state, ord, arrival, deps, waiting, entered, ready_seq, args)
+		SELECT $1, u.name, u.state, u.ord, u.arrival, coalesce(e.deps, '{}'), u.waiting, $9, r.seq, ($10::bytea[])[u.i::int]
 		FROM u LEFT JOIN r ON r.i = u.i LEFT JOIN e ON e.ti = u.i`,
-		t.dag, names, states, ords, arrivals, waiting, edgeTask, edgeDep, int64(t.now)); err != nil {
+		t.dag, names, states, ords, arrivals, waiting, edgeTask, edgeDep, int64(t.now), args); err != nil {
 		return false, err
 	}
 	if len(edgeDep) > 0 {

@@ -10,10 +10,13 @@ import (
 	"github.com/dagq/dagq/core"
 )
 
-// NewTask is a task to submit: its name and the names it waits on.
+// NewTask is a task to submit: its name, the names it waits on, and its
+// arguments, which its handler reads as Task.Args (JSON by convention: see
+// [JSONArgs]; at most [MaxArgs] bytes; nil for none).
 type NewTask struct {
 	Name string
 	Deps []string
+	Args []byte
 }
 
 // SubmitTx is Submit inside the caller's transaction tx: the task exists if
@@ -80,11 +83,15 @@ func (q *Queue) SubmitAllTx(ctx context.Context, tx pgx.Tx, tasks []NewTask) err
 	return nil
 }
 
-// checkNames refuses, before any statement, a name over core.MaxName.
+// checkNames refuses, before any statement, a name over core.MaxName and
+// arguments over MaxArgs.
 func checkNames(tasks []NewTask) error {
 	for _, nt := range tasks {
 		if err := core.CheckNames(nt.Name, nt.Deps); errors.Is(err, core.ErrNameTooLong) {
 			return err
+		}
+		if len(nt.Args) > MaxArgs {
+			return &core.TaskError{Task: nt.Name, Err: ErrTooLarge}
 		}
 	}
 	return nil

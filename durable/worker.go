@@ -22,6 +22,14 @@ type Task struct {
 	// Lease is the lease the worker holds for it: the worker heartbeats it
 	// while the handler runs and settles it with the handler's result.
 	Lease Lease
+	// Args are the arguments it was submitted with (NewTask.Args; nil for
+	// none): see JSONArgs.
+	Args []byte
+	// Results are the results of its dependencies that recorded one
+	// (Task.SetResult), by dependency name: see JSONResult.
+	Results map[string][]byte
+
+	result *[]byte // where SetResult keeps the handler's result
 }
 
 // Handler runs one task. Returning nil completes it; an error fails it
@@ -291,6 +299,12 @@ func (w *Worker) Run(ctx context.Context) error {
 		n := min(idle(), w.opts.Batch)
 		fetchedAt = time.Now()
 		hs, err := w.db.nextBatch(ctx, n)
+		if err == nil {
+			// The tasks are handed out: if their dependencies' results
+			// cannot be read, they are left to expire (their leases run
+			// out and they are handed out again), never run without them.
+			err = w.db.results(ctx, hs)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -308,7 +322,8 @@ func (w *Worker) Run(ctx context.Context) error {
 		for _, h := range hs {
 			lease := h.lease
 			hctx, cancel := context.WithCancelCause(life)
-			r := &inHand{task: Task{DAG: lease.DAG, Name: lease.Task, Attempt: lease.Attempt, Lease: lease},
+			r := &inHand{task: Task{DAG: lease.DAG, Name: lease.Task, Attempt: lease.Attempt, Lease: lease,
+				Args: h.args, Results: h.results, result: new([]byte)},
 				dependents: h.dependents, cancel: cancel}
 			if lease.Deadline != 0 {
 				r.ttl = max(lease.Deadline-h.now, time.Millisecond)
@@ -448,7 +463,14 @@ func (w *Worker) handle(hctx, life context.Context, r *inHand, g *gate, comp *co
 		}
 	}
 	if err == nil {
-		ok, lost := w.settle(life, r, func(ctx context.Context) error { return comp.complete(r.task.Lease, r.dependents) })
+		ok, lost := w.settle(life, r, func(ctx context.Context) error {
+			if res := *r.task.result; res != nil {
+				if err := w.db.SetResult(ctx, r.task.Lease, res); err != nil {
+					return err
+				}
+			}
+			return comp.complete(r.task.Lease, r.dependents)
+		})
 		if ok {
 			w.stats.completed.Add(1)
 		}
