@@ -85,7 +85,7 @@ func queueRunner(strategy string) runner {
 					if !ok {
 						break
 					}
-					q.AdvanceTo(at)
+					q.Advance(at - q.Now())
 					continue
 				}
 				if failing && l.Attempt == 1 {
@@ -103,7 +103,7 @@ func queueRunner(strategy string) runner {
 			}
 
 		}
-		return q.Visits()
+		return q.Stats().Visits
 	}
 }
 
@@ -211,9 +211,9 @@ func TestWorkedNumbers(t *testing.T) {
 	for _, task := range tasks[:len(tasks)-1] {
 		q.Submit(task.Name, task.Deps...)
 	}
-	before := q.Visits()
+	before := q.Stats().Visits
 	q.Submit(tasks[len(tasks)-1].Name, tasks[len(tasks)-1].Deps...)
-	if got := q.Visits() - before; got != 2000 {
+	if got := q.Stats().Visits - before; got != 2000 {
 		t.Errorf("the reducer's check made %d visits, want 2,000 (1,000 shards and their 1,000 edges)", got)
 	}
 
@@ -222,7 +222,7 @@ func TestWorkedNumbers(t *testing.T) {
 	for _, task := range chain(n, seed) {
 		q.Submit(task.Name, task.Deps...)
 	}
-	if got, want := q.Visits(), uint64(n*(n-1)/2); got != want {
+	if got, want := q.Stats().Visits, uint64(n*(n-1)/2); got != want {
 		t.Errorf("a %d-chain made %d visits, want n(n-1)/2 = %d", n, got, want)
 	}
 }

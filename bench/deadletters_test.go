@@ -44,7 +44,8 @@ func BenchmarkDeadLetters(b *testing.B) {
 			for b.Loop() {
 				sum := 0
 				for _, r := range roots {
-					dl, _ := q.DeadLetter(r)
+					info, _ := q.Info(r)
+					dl := info.DeadLetter
 					sum += dl.BlastRadius
 				}
 				if sum != size.blocked {
@@ -64,11 +65,12 @@ func BenchmarkDeadLetters(b *testing.B) {
 					b.StopTimer()
 					q, roots := deadLetterQueue(b, size.roots, size.blocked)
 					n := 0
-					before := q.RedriveVisits()
+					before := q.Stats().RedriveVisits
 					b.StartTimer()
 					if each {
 						for _, r := range roots {
-							if dl, _ := q.DeadLetter(r); dl.State == core.Dead && dl.Fingerprint == "HTTP 503 from <addr>" {
+							if info, _ := q.Info(r); info.DeadLetter != nil && info.DeadLetter.State == core.Dead &&
+								info.DeadLetter.Fingerprint == "HTTP 503 from <addr>" {
 								if err := q.Redrive(r); err != nil {
 									b.Fatal(err)
 								}
@@ -82,7 +84,7 @@ func BenchmarkDeadLetters(b *testing.B) {
 						}
 						n = j.Done
 					}
-					visits += q.RedriveVisits() - before
+					visits += q.Stats().RedriveVisits - before
 					redriven += uint64(n)
 				}
 				b.ReportMetric(float64(visits)/float64(b.N), "visits/op")

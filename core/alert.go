@@ -88,12 +88,3 @@ func (q *Queue) clearAlert() {
 func (q *Queue) emitAlert(k EventKind) {
 	q.emit(Event{Op: q.op, Kind: k, Count: q.alert.entries, Window: q.alert.window})
 }
-
-// Alerting reports whether the growth alert is raised: at least
-// Config.Alert.Entries tasks entered the DLQ within the last Window. O(1).
-func (q *Queue) Alerting() bool { return q.alert.on }
-
-// AlertConfig returns the configured growth alert (zero: off).
-func (q *Queue) AlertConfig() Alert {
-	return Alert{Entries: q.alert.entries, Window: q.alert.window}
-}

@@ -34,7 +34,7 @@ func TestBackoffDelayReproducesTheQueuesDelays(t *testing.T) {
 			var attempts []int
 			for range 15 {
 				if at, ok := q.NextTimer(); ok {
-					q.AdvanceTo(at)
+					q.Advance(at - q.Now())
 				}
 				l, ok := q.Next()
 				if !ok {

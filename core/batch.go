@@ -64,7 +64,7 @@ func (q *Queue) SubmitBatch(tasks []Task) error {
 		q.visited = q.visited[:0]
 		if !stateless {
 			if cycle := q.check.Insert((*graphView)(q), v, deps[i]); cycle != nil {
-				panic("core: strategy " + q.checkName + " found a cycle Kahn's pass did not")
+				panic("core: strategy " + q.cfg.Strategy + " found a cycle Kahn's pass did not")
 			}
 		}
 		q.add(v, deps[i], q.check.Visits()-before)

@@ -340,14 +340,6 @@ func (q *Queue) CancelRedrive() error {
 	return nil
 }
 
-// Redriving returns the bulk redrive in progress; false if none is.
-func (q *Queue) Redriving() (RedriveJob, bool) {
-	if q.job == nil {
-		return RedriveJob{}, false
-	}
-	return q.jobView(q.job), true
-}
-
 func (q *Queue) jobView(j *redriveJob) RedriveJob {
 	return RedriveJob{Selector: j.sel, Rate: j.rate, Tasks: q.names(j.tasks), Skipped: q.names(j.skipped),
 		Done: j.done, Gone: j.gone, Started: j.started, Next: j.next,

@@ -6,7 +6,7 @@ import (
 )
 
 // Now returns the queue's clock: virtual time, starting at 0, moved only by
-// [Queue.Advance] and [Queue.AdvanceTo]. The queue never reads the wall
+// [Queue.Advance]. The queue never reads the wall
 // clock; a real-time driver advances it with the time that passed.
 //
 // The clock saturates at the largest time.Duration (about 292 years): an
@@ -14,19 +14,7 @@ import (
 // would fall after it; those fire at the next advance to that time.
 func (q *Queue) Now() time.Duration { return q.now }
 
-// Advance moves the clock on by d, firing what falls due on the way, as
-// [Queue.AdvanceTo] does. It refuses, changing nothing, a negative d
-// (ErrClockBackwards).
-func (q *Queue) Advance(d time.Duration) error {
-	if d < 0 {
-		q.op++
-		defer q.flush() // events an earlier OnEvent panic left waiting
-		return fmt.Errorf("core: cannot advance by %v: %w", d, ErrClockBackwards)
-	}
-	return q.AdvanceTo(later(q.now, d))
-}
-
-// AdvanceTo moves the clock to t. On the way it fires, one at a time in
+// Advance moves the clock on by d, to t = Now + d (saturating). On the way it fires, one at a time in
 // order of time (ties in the order they were set), every lease deadline and
 // every due time ≤ t, each at its own time: while one fires, Now is its
 // time, so its events carry that time and a delay it sets counts from it. A
@@ -44,18 +32,19 @@ func (q *Queue) Advance(d time.Duration) error {
 //     advance redrives one batch per period that elapsed, never more.
 //
 // So after it, no lease outlives its deadline and no DELAYED task its due
-// time (invariant 6). It refuses, changing nothing, a t before Now
+// time (invariant 6). It refuses, changing nothing, a negative d
 // (ErrClockBackwards).
 //
 // The cost is O(log n) per timer fired, for the n timers set (n ≤ RUNNING +
 // DELAYED tasks), plus what each firing does (a blocking wave); O(1) when
 // nothing falls due.
-func (q *Queue) AdvanceTo(t time.Duration) error {
+func (q *Queue) Advance(d time.Duration) error {
 	q.op++
-	defer q.flush()
-	if t < q.now {
-		return fmt.Errorf("core: cannot go back from %v to %v: %w", q.now, t, ErrClockBackwards)
+	defer q.flush() // events an earlier OnEvent panic left waiting, too
+	if d < 0 {
+		return fmt.Errorf("core: cannot advance by %v: %w", d, ErrClockBackwards)
 	}
+	t := later(q.now, d)
 	for len(q.timers) > 0 && q.timers[0].at <= t {
 		top := q.timers[0]
 		q.now = top.at
@@ -116,15 +105,4 @@ func (q *Queue) NextTimer() (at time.Duration, ok bool) {
 		return 0, false
 	}
 	return q.timers[0].at, true
-}
-
-// Timer returns when a task's timer fires: the deadline of a RUNNING task's
-// lease (none without a lease timeout) or the due time of a DELAYED task;
-// false for any other task. O(1).
-func (q *Queue) Timer(task string) (at time.Duration, ok bool) {
-	v, found := q.lookup(task)
-	if !found {
-		return 0, false
-	}
-	return q.timerOf(v)
 }

@@ -85,16 +85,6 @@ func (q *Queue) DeadLetters() []DeadLetter {
 	return out
 }
 
-// DeadLetter returns the DLQ entry of a task; false if it is neither DEAD
-// nor BLOCKED. O(1), plus its fingerprint if not computed yet.
-func (q *Queue) DeadLetter(task string) (DeadLetter, bool) {
-	v, ok := q.lookup(task)
-	if !ok || q.nodes[v].dlqEntry == 0 {
-		return DeadLetter{}, false
-	}
-	return q.deadLetter(v), true
-}
-
 // eachDeadLetter calls f with each live entry of the DLQ, in order.
 func (q *Queue) eachDeadLetter(f func(v int32)) {
 	for _, e := range q.dlq.entries {

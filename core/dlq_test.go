@@ -88,7 +88,7 @@ func (d *dlqQueue) take() []Event {
 
 func (d *dlqQueue) blast(task string) int {
 	d.t.Helper()
-	dl, ok := d.DeadLetter(task)
+	dl, ok := d.deadLetterOf(task)
 	if !ok {
 		d.t.Fatalf("%s is not in the DLQ", task)
 	}
@@ -251,7 +251,7 @@ func TestPoisonCap(t *testing.T) {
 	q.submit("w", "p")
 	for i := range 2 {
 		q.kill("p", "boom")
-		if dl, _ := q.DeadLetter("p"); dl.Poisoned {
+		if dl, _ := q.deadLetterOf("p"); dl.Poisoned {
 			t.Fatalf("poisoned after %d redrives, want after 2", i)
 		}
 		if err := q.Redrive("p"); err != nil {
@@ -264,7 +264,7 @@ func TestPoisonCap(t *testing.T) {
 	if len(dead) != 1 || !dead[0].Poisoned || !strings.Contains(dead[0].String(), "needs a human") {
 		t.Errorf("the third death's event = %+v, want it poisoned", dead)
 	}
-	if dl, _ := q.DeadLetter("p"); !dl.Poisoned {
+	if dl, _ := q.deadLetterOf("p"); !dl.Poisoned {
 		t.Fatalf("DeadLetter(p) = %+v, want poisoned after 2 redrives", dl)
 	}
 	if g := q.DeadLetterGroups(); len(g) != 1 || !slices.Equal(g[0].Poisoned, []string{"p"}) {
@@ -297,7 +297,7 @@ func TestPoisonCap(t *testing.T) {
 	}
 	q.check()
 	q.kill("p", "boom")
-	if dl, _ := q.DeadLetter("p"); dl.Poisoned {
+	if dl, _ := q.deadLetterOf("p"); dl.Poisoned {
 		t.Errorf("poisoned again at the first death after ForceRedrive: %+v", dl)
 	}
 	if err := q.ForceRedrive("w"); !errors.Is(err, ErrNotDead) {
@@ -320,7 +320,7 @@ func TestPoisonAfterOneAndOff(t *testing.T) {
 			}
 		}
 		q.kill("p", "boom")
-		if dl, _ := q.DeadLetter("p"); dl.Poisoned != c.poisoned {
+		if dl, _ := q.deadLetterOf("p"); dl.Poisoned != c.poisoned {
 			t.Errorf("PoisonAfter %d, dead after %d redrives: Poisoned = %v, want %v", c.after, c.redrives, dl.Poisoned, c.poisoned)
 		}
 	}
@@ -357,7 +357,7 @@ func TestAlertHysteresis(t *testing.T) {
 	q.kill("t0", "boom") // at 0
 	step(4 * time.Second)
 	q.kill("t1", "boom") // at 4s
-	if r, c := alerts(); r != nil || c != nil || q.Alerting() {
+	if r, c := alerts(); r != nil || c != nil || q.alerting() {
 		t.Fatalf("two entries: alerts %v, clears %v, want none", r, c)
 	}
 	// The third within 10s raises it, once; more entries raise nothing more.
@@ -369,7 +369,7 @@ func TestAlertHysteresis(t *testing.T) {
 	step(500 * time.Millisecond)
 	q.kill("t3", "boom") // at 9.5s
 	q.kill("t4", "boom") // at 9.5s
-	if r, c := alerts(); !slices.Equal(r, []time.Duration{9 * time.Second}) || c != nil || !q.Alerting() {
+	if r, c := alerts(); !slices.Equal(r, []time.Duration{9 * time.Second}) || c != nil || !q.alerting() {
 		t.Fatalf("alerts %v, clears %v, want one alert at 9s", r, c)
 	}
 	// Entries at 0, 4, 9, 9.5, 9.5: fewer than 3 in (now-10s, now] once 9s
@@ -382,7 +382,7 @@ func TestAlertHysteresis(t *testing.T) {
 		t.Fatalf("before 19s: alerts %v, clears %v", r, c)
 	}
 	step(time.Minute)
-	if r, c := alerts(); r != nil || !slices.Equal(c, []time.Duration{19 * time.Second}) || q.Alerting() {
+	if r, c := alerts(); r != nil || !slices.Equal(c, []time.Duration{19 * time.Second}) || q.alerting() {
 		t.Fatalf("alerts %v, clears %v, want one clear at 19s", r, c)
 	}
 	// It can be raised again.
@@ -462,7 +462,7 @@ func TestRedriveRate(t *testing.T) {
 	if m := perTime(); !reflect.DeepEqual(m, want) {
 		t.Errorf("redriven during a long advance: %v, want %v", m, want)
 	}
-	if _, ok := q.Redriving(); ok {
+	if _, ok := q.redriving(); ok {
 		t.Error("the redrive is still in progress after its last batch")
 	}
 	if n := len(q.DeadLetters()); n != 0 {
@@ -478,7 +478,7 @@ func TestRedriveRateEvents(t *testing.T) {
 	if _, err := q.RedriveMatching(Selector{Fingerprint: "HTTP 503"}, Rate{N: 4, Per: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.AdvanceTo(2 * time.Minute); err != nil {
+	if err := q.advanceTo(2 * time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	var lines []string
@@ -591,7 +591,7 @@ func TestBulkRedriveDecidesEachTaskOnce(t *testing.T) {
 		q.kill(r, "HTTP 503")
 	}
 	q.take()
-	visits := q.RedriveVisits()
+	visits := q.Stats().RedriveVisits
 	if _, err := q.RedriveMatching(Selector{Contains: "503"}, Rate{}); err != nil {
 		t.Fatal(err)
 	}
@@ -605,7 +605,7 @@ func TestBulkRedriveDecidesEachTaskOnce(t *testing.T) {
 	}
 	// The edges from the roots (k·width) and from the layer (none): at most
 	// twice that, never k separate walks of the layer's dependencies.
-	if v := q.RedriveVisits() - visits; v > 2*k*width {
+	if v := q.Stats().RedriveVisits - visits; v > 2*k*width {
 		t.Errorf("the redrive examined %d edges, want at most %d", v, 2*k*width)
 	}
 }
@@ -731,7 +731,7 @@ func TestPreviewKeepsRerootedChains(t *testing.T) {
 	}
 	q.kill("x", "HTTP 503")
 	q.kill("a", "disk full")
-	if dl, _ := q.DeadLetter("e"); dl.Root != "x" {
+	if dl, _ := q.deadLetterOf("e"); dl.Root != "x" {
 		t.Fatalf("e is %+v, want blocked by x", dl)
 	}
 	p := q.PreviewRedrive(Selector{Contains: "503"})
@@ -779,7 +779,7 @@ func TestRedriveRateLeavesWhatChanged(t *testing.T) {
 	if got := taskNames(kinds(q.take(), EventRedriven)); !slices.Equal(got, []string{"c"}) {
 		t.Errorf("the second batch redrove %q, want [c]: b is poisoned", got)
 	}
-	j, ok := q.Redriving()
+	j, ok := q.redriving()
 	if !ok || j.Gone != 1 || j.Done != 2 {
 		t.Errorf("Redriving() = %+v, %v, want 2 done, b gone", j, ok)
 	}

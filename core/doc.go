@@ -30,7 +30,7 @@
 //     heartbeat, complete or fail it.
 //
 // Time is virtual: the queue's clock ([Queue.Now]) starts at 0 and moves
-// only through [Queue.Advance] and [Queue.AdvanceTo], which fire every lease
+// only through [Queue.Advance], which fires every lease
 // deadline and due time on the way, each at its own time. Under
 // [Config.LeaseTimeout] a lease that is neither completed, failed nor
 // renewed by [Queue.Heartbeat] in time expires, which is exactly a failure

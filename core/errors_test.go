@@ -8,13 +8,56 @@ import (
 	"time"
 
 	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/incremental"
 )
 
-// TestNewRefusesBadConfig: attempts below 1 and an unknown strategy.
+// TestNewRefusesBadConfig: negative attempts and an unknown strategy.
 func TestNewRefusesBadConfig(t *testing.T) {
-	for _, cfg := range []core.Config{{MaxAttempts: 0}, {MaxAttempts: -1}, {MaxAttempts: 1, Strategy: "nope"}} {
+	for _, cfg := range []core.Config{{MaxAttempts: -1}, {MaxAttempts: 1, Strategy: "nope"}} {
 		if _, err := core.New(cfg); err == nil {
 			t.Errorf("New(%+v) accepted", cfg)
+		}
+	}
+}
+
+// TestZeroConfigWorks: core.Config{} makes a queue with the documented
+// defaults, which Config reports: three attempts, the default strategy,
+// leases that never expire, retries at once; a task failed three times is
+// dead, not before.
+func TestZeroConfigWorks(t *testing.T) {
+	t.Parallel()
+	q, err := core.New(core.Config{})
+	if err != nil {
+		t.Fatalf("New(Config{}): %v", err)
+	}
+	cfg := q.Config()
+	if cfg.MaxAttempts != core.DefaultMaxAttempts || core.DefaultMaxAttempts != 3 {
+		t.Errorf("Config().MaxAttempts = %d (DefaultMaxAttempts %d), want 3", cfg.MaxAttempts, core.DefaultMaxAttempts)
+	}
+	if cfg.Strategy != incremental.Default {
+		t.Errorf("Config().Strategy = %q, want %q", cfg.Strategy, incremental.Default)
+	}
+	if cfg.LeaseTimeout != 0 || cfg.Backoff != (core.Backoff{}) || cfg.PoisonAfter != 0 || cfg.Alert != (core.Alert{}) {
+		t.Errorf("Config() = %+v, want no lease timeout, backoff, poison cap or alert", cfg)
+	}
+	if err := q.Submit("a"); err != nil {
+		t.Fatal(err)
+	}
+	for attempt := 1; attempt <= 3; attempt++ {
+		l, ok := q.Next()
+		if !ok {
+			t.Fatalf("attempt %d: nothing READY", attempt)
+		}
+		if l.Deadline != 0 {
+			t.Errorf("attempt %d: lease deadline %v, want 0 (never)", attempt, l.Deadline)
+		}
+		s, err := q.Fail(l, errors.New("boom"))
+		want := core.Ready
+		if attempt == 3 {
+			want = core.Dead
+		}
+		if err != nil || s != want {
+			t.Fatalf("attempt %d: Fail = %s, %v, want %s", attempt, s, err, want)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import "time"
 // Heartbeat renews a lease: its deadline becomes Now + Config.LeaseTimeout,
 // and it returns the lease with that Deadline. A worker that runs longer
 // than the lease timeout heartbeats to keep its task; one that crashed stops,
-// and its lease expires (see [Queue.AdvanceTo]).
+// and its lease expires (see [Queue.Advance]).
 //
 // Only the current, unexpired lease of a RUNNING task is renewed; anything
 // else is refused, changing nothing, as [Queue.Complete] refuses it:

@@ -67,7 +67,7 @@ func checkInvariants(q *Queue) error {
 			return fmt.Errorf("Status(%q) = %q, not a state", t, s)
 		}
 		status[t] = s
-		d := q.Deps(t)
+		d := q.depsOf(t)
 		for i, x := range d {
 			if slices.Contains(d[:i], x) {
 				return fmt.Errorf("Deps(%q) = %q lists %q twice", t, d, x)
@@ -154,7 +154,7 @@ func checkInvariants(q *Queue) error {
 		}
 		switch s {
 		case Dead:
-			if err := checkDeadReason(dl.Reason, q.MaxAttempts()); err != nil {
+			if err := checkDeadReason(dl.Reason, q.Config().MaxAttempts); err != nil {
 				return fmt.Errorf("invariant 3: DEAD task %q: %v", dl.Task, err)
 			}
 		case Blocked:
@@ -221,13 +221,13 @@ func checkDeadLetters(q *Queue, dlq []DeadLetter) error {
 		if s, _ := q.Status(d.Task); d.State != s {
 			return fmt.Errorf("DeadLetters[%d] = %+v has State %s, Status says %s", i, d, d.State, s)
 		}
-		if d.Attempts != q.Attempts(d.Task) {
-			return fmt.Errorf("DeadLetters[%d] = %+v has Attempts %d, Attempts says %d", i, d, d.Attempts, q.Attempts(d.Task))
+		if d.Attempts != q.attemptsOf(d.Task) {
+			return fmt.Errorf("DeadLetters[%d] = %+v has Attempts %d, Attempts says %d", i, d, d.Attempts, q.attemptsOf(d.Task))
 		}
 		if d.Entered > q.Now() || i > 0 && d.Entered < dlq[i-1].Entered {
 			return fmt.Errorf("DeadLetters[%d] = %+v entered at %v: after Now %v or before the entry ahead of it", i, d, d.Entered, q.Now())
 		}
-		if got, ok := q.DeadLetter(d.Task); !ok || got != d {
+		if got, ok := q.deadLetterOf(d.Task); !ok || got != d {
 			return fmt.Errorf("DeadLetter(%q) = %+v, %v, but DeadLetters has %+v", d.Task, got, ok, d)
 		}
 		switch d.State {
@@ -245,7 +245,7 @@ func checkDeadLetters(q *Queue, dlq []DeadLetter) error {
 			if d.BlastRadius != blast[d.Task] {
 				return fmt.Errorf("DEAD entry %+v: BlastRadius, want the %d BLOCKED entries naming it", d, blast[d.Task])
 			}
-			if d.Poisoned && q.PoisonAfter() == 0 {
+			if d.Poisoned && q.Config().PoisonAfter == 0 {
 				return fmt.Errorf("DEAD entry %+v is poisoned without PoisonAfter", d)
 			}
 			j, ok := at[d.Fingerprint]
@@ -285,14 +285,14 @@ func cachedFingerprint(text string) string {
 
 // checkTimers checks invariant 6 as checkInvariants describes it.
 func checkTimers(q *Queue, tasks []string, status map[string]State) error {
-	now, lt := q.Now(), q.LeaseTimeout()
+	now, lt := q.Now(), q.Config().LeaseTimeout
 	if now < 0 {
 		return fmt.Errorf("Now() = %v, before the start", now)
 	}
 	var first time.Duration
 	found := false
 	for _, t := range tasks {
-		at, ok := q.Timer(t)
+		at, ok := q.timerAt(t)
 		s := status[t]
 		switch {
 		case ok && s != Running && s != Delayed:
@@ -322,8 +322,8 @@ func checkTimers(q *Queue, tasks []string, status map[string]State) error {
 	for _, v := range []int32{timerAlert, timerJob} {
 		at, ok := q.timerOf(v)
 		switch {
-		case v == timerAlert && ok != q.Alerting():
-			return fmt.Errorf("the alert's clear timer is set: %v, but Alerting() = %v", ok, q.Alerting())
+		case v == timerAlert && ok != q.alerting():
+			return fmt.Errorf("the alert's clear timer is set: %v, but Alerting() = %v", ok, q.alerting())
 		case v == timerJob && ok != (q.job != nil):
 			return fmt.Errorf("the redrive's timer is set: %v, but a redrive in progress: %v", ok, q.job != nil)
 		case ok && at <= now && now != math.MaxInt64:

@@ -473,10 +473,10 @@ func (h *harness) compareDLQ() error {
 	if h.expectAlert || len(h.alerts) > 0 {
 		return fmt.Errorf("alert events no entry raised: %+v", h.alerts)
 	}
-	if got := h.q.Alerting(); got != h.alertOn {
+	if got := h.q.alerting(); got != h.alertOn {
 		return fmt.Errorf("Alerting() = %v, the events say %v", got, h.alertOn)
 	}
-	j, ok := h.q.Redriving()
+	j, ok := h.q.redriving()
 	if ok != (h.job != nil) {
 		return fmt.Errorf("Redriving() = %+v, %v, the model has %+v", j, ok, h.job)
 	}

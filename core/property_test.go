@@ -749,7 +749,7 @@ func newHarness(cfg seqConfig) (*harness, error) {
 	if h.strat == "" {
 		h.strat = incremental.Default
 	}
-	if got := q.MaxAttempts(); got != cfg.maxAttempts {
+	if got := q.Config().MaxAttempts; got != cfg.maxAttempts {
 		return nil, fmt.Errorf("MaxAttempts() = %d, want %d", got, cfg.maxAttempts)
 	}
 	if len(h.events) != 0 {
@@ -1843,7 +1843,7 @@ func (h *harness) compare() error {
 		}
 	}
 	for _, t := range h.tasks {
-		if got := h.q.Deps(t); !slices.Equal(got, h.deps[t]) {
+		if got := h.q.depsOf(t); !slices.Equal(got, h.deps[t]) {
 			return fmt.Errorf("Deps(%q) = %q, want %q", t, got, h.deps[t])
 		}
 		l, ok := h.q.Lease(t)
@@ -1859,7 +1859,7 @@ func (h *harness) compare() error {
 		return fmt.Errorf("DeadLetters() = %+v, want %+v, in the order the events put them there", got, h.dlq)
 	}
 	for _, n := range h.names {
-		if got, want := h.q.Attempts(n), h.attempts[n]; got != want {
+		if got, want := h.q.attemptsOf(n), h.attempts[n]; got != want {
 			return fmt.Errorf("Attempts(%q) = %d, want %d", n, got, want)
 		}
 	}
@@ -1872,7 +1872,7 @@ func (h *harness) compare() error {
 	if got := h.q.Len(); got != len(h.tasks) {
 		return fmt.Errorf("Len() = %d, want %d", got, len(h.tasks))
 	}
-	if got := h.q.Strategy(); got != h.strat {
+	if got := h.q.Config().Strategy; got != h.strat {
 		return fmt.Errorf("Strategy() = %q, want %q", got, h.strat)
 	}
 	if d := h.snapshot().diff(h.view(h.quiet)); d != "" {
@@ -1930,8 +1930,8 @@ func (h *harness) view(q *Queue) snapshot {
 		s.next = at
 	}
 	for i, n := range h.names {
-		v := nameView{name: n, deps: q.Deps(n), attempts: q.Attempts(n), timer: -1}
-		if at, ok := q.Timer(n); ok {
+		v := nameView{name: n, deps: q.depsOf(n), attempts: q.attemptsOf(n), timer: -1}
+		if at, ok := q.timerAt(n); ok {
 			v.timer = at
 		}
 		v.state, v.known = q.Status(n)

@@ -156,7 +156,7 @@ func (h *harness) advance(o op) error {
 	}
 	var err, qerr error
 	if o.to {
-		err, qerr = h.q.AdvanceTo(o.dur), h.quiet.AdvanceTo(o.dur)
+		err, qerr = h.q.advanceTo(o.dur), h.quiet.advanceTo(o.dur)
 	} else {
 		err, qerr = h.q.Advance(o.dur), h.quiet.Advance(o.dur)
 	}
@@ -328,7 +328,7 @@ func (h *harness) compareTime() error {
 		return fmt.Errorf("Now() = %v, want %v", got, h.now)
 	}
 	for _, n := range h.names {
-		at, ok := h.q.Timer(n)
+		at, ok := h.q.timerAt(n)
 		m, want := h.timers[n]
 		if ok != want || at != m.at {
 			return fmt.Errorf("Timer(%q) = %v, %v, want %v, %v (task %s)", n, at, ok, m.at, want, orNone(h.state[n]))

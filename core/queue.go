@@ -9,10 +9,15 @@ import (
 	"github.com/dagq/dagq/incremental"
 )
 
-// Config configures a [Queue].
+// Config configures a [Queue]. The zero Config is a working queue: three
+// attempts ([DefaultMaxAttempts]), the default cycle check
+// (incremental.Default), no events, leases that never expire, retries at
+// once, no poison-pill cap and no growth alert. [Queue.Config] returns the
+// configuration in use, its defaults filled in.
 type Config struct {
 	// MaxAttempts is how many times a task is handed out before a failure
-	// sends it to the dead-letter queue. It must be at least 1.
+	// sends it to the dead-letter queue; 0 means [DefaultMaxAttempts]. It
+	// must not be negative.
 	MaxAttempts int
 	// Strategy names the cycle check (see package incremental); "" means
 	// incremental.Default.
@@ -23,11 +28,11 @@ type Config struct {
 	//
 	// The events of an operation (Submit, SubmitBatch, Next, Heartbeat,
 	// Complete, Fail, Redrive, ForceRedrive, RedriveMatching,
-	// CancelRedrive, Advance, AdvanceTo) are delivered when it has finished, just before it returns: the queue OnEvent sees is
-	// consistent, every invariant holds, and OnEvent may call any method of
-	// the queue, operations included. An
-	// automatic redrive, calling Redrive when an EventDead arrives, is the
-	// natural example.
+	// CancelRedrive, Advance) are delivered when it has finished, just
+	// before it returns: the queue OnEvent sees is consistent, every
+	// invariant holds, and OnEvent may call any method of the queue,
+	// operations included. An automatic redrive, calling Redrive when an
+	// EventDead arrives, is the natural example.
 	//
 	// An operation OnEvent calls runs in full at once; its events are
 	// delivered after the events already waiting, by the same delivery loop
@@ -68,6 +73,10 @@ type Config struct {
 	Alert Alert
 }
 
+// DefaultMaxAttempts is the attempts of a [Config] whose MaxAttempts is 0,
+// as of a scenario without an attempts line.
+const DefaultMaxAttempts = 3
+
 // Lease is a task handed out by [Queue.Next]. Only the current, unexpired
 // lease of a task can heartbeat, complete or fail it; it is identified by
 // Task, ID and Attempt.
@@ -85,10 +94,10 @@ type Lease struct {
 // task or as a dependency; adjacency lives in slices indexed by id, carved
 // from one arena so that a warmed-up queue does not allocate per task.
 type Queue struct {
+	cfg         Config // as given to New, its defaults filled in
 	maxAttempts int32
 	onEvent     func(Event)
 	check       incremental.Strategy
-	checkName   string
 
 	ids   map[string]int32
 	nodes []node
@@ -161,12 +170,15 @@ type node struct {
 }
 
 // New returns an empty queue, its clock at 0. It fails if cfg.MaxAttempts
-// < 1, the strategy is unknown, cfg.LeaseTimeout or cfg.PoisonAfter is
+// is negative, the strategy is unknown, cfg.LeaseTimeout or cfg.PoisonAfter is
 // negative, cfg.Backoff is one [Backoff] refuses or cfg.Alert one [Alert]
 // refuses.
 func New(cfg Config) (*Queue, error) {
-	if cfg.MaxAttempts < 1 {
-		return nil, fmt.Errorf("core: MaxAttempts is %d, want at least 1", cfg.MaxAttempts)
+	if cfg.MaxAttempts == 0 {
+		cfg.MaxAttempts = DefaultMaxAttempts
+	}
+	if cfg.MaxAttempts < 0 {
+		return nil, fmt.Errorf("core: MaxAttempts is %d, want at least 1 (0: %d)", cfg.MaxAttempts, DefaultMaxAttempts)
 	}
 	if cfg.MaxAttempts > 1<<30 {
 		return nil, fmt.Errorf("core: MaxAttempts is %d, want at most %d", cfg.MaxAttempts, 1<<30)
@@ -187,15 +199,14 @@ func New(cfg Config) (*Queue, error) {
 	if err != nil {
 		return nil, errors.Join(errors.New("core: cannot make queue"), err)
 	}
-	name := cfg.Strategy
-	if name == "" {
-		name = incremental.Default
+	if cfg.Strategy == "" {
+		cfg.Strategy = incremental.Default
 	}
 	q := &Queue{
+		cfg:         cfg,
 		maxAttempts: int32(cfg.MaxAttempts),
 		onEvent:     cfg.OnEvent,
 		check:       check,
-		checkName:   name,
 		ids:         make(map[string]int32),
 
 		leaseTimeout: cfg.LeaseTimeout,
@@ -230,14 +241,10 @@ func (q *Queue) visitedNames() []string {
 	return out
 }
 
-// MaxAttempts returns the configured number of attempts.
-func (q *Queue) MaxAttempts() int { return int(q.maxAttempts) }
-
-// Strategy returns the name of the cycle-check strategy in use.
-func (q *Queue) Strategy() string { return q.checkName }
-
-// Visits returns the edges the cycle checks have examined so far.
-func (q *Queue) Visits() uint64 { return q.check.Visits() }
+// Config returns the configuration the queue was made with, its defaults
+// filled in: MaxAttempts is at least 1 and Strategy names the strategy in
+// use. O(1).
+func (q *Queue) Config() Config { return q.cfg }
 
 // Len returns the number of submitted tasks.
 func (q *Queue) Len() int { return len(q.order) }
@@ -306,35 +313,6 @@ func (q *Queue) Lease(task string) (Lease, bool) {
 	n := &q.nodes[v]
 	deadline, _ := q.timerOf(v)
 	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, true
-}
-
-// PoisonAfter returns the configured poison-pill cap (0: off).
-func (q *Queue) PoisonAfter() int { return int(q.poisonAfter) }
-
-// LeaseTimeout returns the configured lease timeout (0: leases never expire).
-func (q *Queue) LeaseTimeout() time.Duration { return q.leaseTimeout }
-
-// Backoff returns the configured backoff.
-func (q *Queue) Backoff() Backoff { return q.backoff }
-
-// Attempts returns how many times a submitted task has been handed out
-// since it was submitted or last redriven.
-func (q *Queue) Attempts(task string) int {
-	v, ok := q.lookup(task)
-	if !ok {
-		return 0
-	}
-	return int(q.nodes[v].attempts)
-}
-
-// Deps returns the dependencies of a submitted task, as submitted with
-// duplicates dropped.
-func (q *Queue) Deps(task string) []string {
-	v, ok := q.lookup(task)
-	if !ok {
-		return nil
-	}
-	return q.names(q.nodes[v].deps)
 }
 
 // Tasks returns the submitted tasks in arrival order.

@@ -71,7 +71,7 @@ func (q *Queue) redriveOne(task string, force bool) error {
 // whatever is outside the region does not change in this pass, so it sees
 // its dependencies as they end. The cost is O(k + V' + E') for k roots
 // blocking V' tasks in all, with their edges; the edges examined are added
-// to [Queue.RedriveVisits].
+// to [Stats.RedriveVisits].
 func (q *Queue) redriveRoots(roots []int32) {
 	for _, r := range roots {
 		n := &q.nodes[r]
@@ -154,8 +154,3 @@ func (q *Queue) decide(w int32) {
 	}
 	q.move(w, pending, -1, Event{Kind: EventUnblocked})
 }
-
-// RedriveVisits returns the edges redrives have examined so far, single
-// and bulk: the measure that a bulk redrive of k roots blocking V' tasks
-// costs O(k + V' + E'), not k walks.
-func (q *Queue) RedriveVisits() uint64 { return q.dlqVisits }

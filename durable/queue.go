@@ -29,8 +29,9 @@ type Queue struct {
 const Strategy = "pk"
 
 // Queue opens the queue of a DAG, making it if it is new with cfg's
-// settings: MaxAttempts, LeaseTimeout (0: [DefaultLeaseTimeout], except on
-// the virtual clock, where 0 is core's "never"), Backoff (its jitter's
+// settings: MaxAttempts (0: core.DefaultMaxAttempts, as in core.New),
+// LeaseTimeout (0: [DefaultLeaseTimeout], except on the virtual clock,
+// where 0 is core's "never"), Backoff (its jitter's
 // generator seeded as core seeds it), PoisonAfter and Alert (the growth
 // alert, see alert.go) are stored with the DAG, so that every process that
 // opens it, and every worker of the DB, applies them. Opening a DAG that
@@ -63,9 +64,11 @@ func (db *DB) Queue(ctx context.Context, dag string, cfg core.Config) (*Queue, e
 func (db *DB) settings(dag string, cfg core.Config) (core.Config, []byte, error) {
 	check := cfg
 	check.OnEvent = nil
-	if _, err := core.New(check); err != nil {
+	q, err := core.New(check)
+	if err != nil {
 		return cfg, nil, err
 	}
+	cfg.MaxAttempts = q.Config().MaxAttempts // 0: core.DefaultMaxAttempts
 	if dag == "" {
 		return cfg, nil, errors.New("durable: a DAG needs a name")
 	}

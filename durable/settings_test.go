@@ -44,8 +44,11 @@ func TestOpeningADAGNeverChangesItsSettings(t *testing.T) {
 	if ok, err := db.HasDAG(bg, "nope"); err != nil || ok {
 		t.Errorf("HasDAG(nope) = %v, %v after a refused Configure, want false", ok, err)
 	}
-	if err := db.Configure(bg, "etl", core.Config{MaxAttempts: 0}); err == nil || maxAttempts(t, q) != 2 {
-		t.Errorf("Configure with MaxAttempts 0: %v, and the DAG has %d; want a refusal, 2 kept", err, maxAttempts(t, q))
+	if err := db.Configure(bg, "etl", core.Config{MaxAttempts: -1}); err == nil || maxAttempts(t, q) != 2 {
+		t.Errorf("Configure with MaxAttempts -1: %v, and the DAG has %d; want a refusal, 2 kept", err, maxAttempts(t, q))
+	}
+	if err := db.Configure(bg, "etl", core.Config{}); err != nil || maxAttempts(t, q) != core.DefaultMaxAttempts {
+		t.Errorf("Configure with MaxAttempts 0: %v, and the DAG has %d; want core's default, %d", err, maxAttempts(t, q), core.DefaultMaxAttempts)
 	}
 }
 

@@ -103,7 +103,7 @@ func (p *pair) checkCycle(path []string) {
 		p.fail("cycle path %v does not come back to its start", path)
 	}
 	for i := 1; i+1 < len(path); i++ {
-		if !slices.Contains(p.mem.Deps(path[i]), path[i+1]) {
+		if info, _ := p.mem.Info(path[i]); !slices.Contains(info.Deps, path[i+1]) {
 			p.fail("cycle path %v: %s does not wait on %s", path, path[i], path[i+1])
 		}
 	}
@@ -175,10 +175,14 @@ func (p *pair) compare(what string) {
 	if m, d := p.mem.Now(), now(p.t, p.dur); m != d {
 		p.fail("clocks differ: in memory %v, durable %v", m, d)
 	}
-	if m, d := p.mem.Alerting(), alerting(p.t, p.dur); m != d {
+	if m, d := p.mem.Stats().Alerting, alerting(p.t, p.dur); m != d {
 		p.fail("alerting: in memory %v, durable %v", m, d)
 	}
-	mj, mok := p.mem.Redriving()
+	var mj core.RedriveJob
+	mok := p.mem.Stats().Redrive != nil
+	if mok {
+		mj = *p.mem.Stats().Redrive
+	}
 	dj, dok := redriving(p.t, p.dur)
 	if mok != dok || !alike(mj, dj) {
 		p.fail("redrives in progress differ:\n  in memory %+v %v\n  durable   %+v %v", mj, mok, dj, dok)

@@ -64,7 +64,6 @@ func (d dbQueue) read(err error) bool {
 	return err == nil
 }
 
-func (d dbQueue) Strategy() string { return d.strategy }
 func (d dbQueue) Submit(task string, deps ...string) error {
 	return d.q.Submit(context.Background(), task, deps...)
 }
@@ -97,10 +96,13 @@ func (d dbQueue) Lease(task string) (core.Lease, bool) {
 	l, ok, err := d.q.Lease(context.Background(), task)
 	return l, d.read(err) && ok
 }
-func (d dbQueue) MaxAttempts() int {
+
+// Config has what the language reads of a queue's configuration: the DAG's
+// max attempts, and the strategy of the in-memory run.
+func (d dbQueue) Config() core.Config {
 	n, err := d.q.MaxAttempts(context.Background())
 	d.read(err)
-	return n
+	return core.Config{MaxAttempts: n, Strategy: d.strategy}
 }
 func (d dbQueue) Len() int {
 	n, err := d.q.Len(context.Background())

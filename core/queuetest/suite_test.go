@@ -112,7 +112,7 @@ func (w wrong) Complete(ctx context.Context, l core.Lease) error {
 
 func (w wrong) Heartbeat(ctx context.Context, l core.Lease) (core.Lease, error) {
 	if cur, ok := w.q.Lease(l.Task); ok && w.breaks == "heartbeat renews nothing" && cur.ID == l.ID && cur.Attempt == l.Attempt {
-		if lt := w.q.LeaseTimeout(); lt > 0 {
+		if lt := w.q.Config().LeaseTimeout; lt > 0 {
 			cur.Deadline = w.q.Now() + lt
 		}
 		return cur, nil
@@ -130,8 +130,8 @@ func (w wrong) Fail(ctx context.Context, l core.Lease, err error) (core.State, e
 func (w wrong) Status(ctx context.Context, task string) (core.State, bool, error) {
 	s, ok := w.q.Status(task)
 	if s == core.Blocked && w.breaks == "blocks one level only" {
-		d, _ := w.q.DeadLetter(task)
-		if !slices.Contains(w.q.Deps(task), d.Root) {
+		info, _ := w.q.Info(task)
+		if !slices.Contains(info.Deps, info.DeadLetter.Root) {
 			return core.Pending, ok, nil
 		}
 	}

@@ -42,12 +42,13 @@ func boardAgrees(b *Board, q *core.Queue) string {
 	if got, want := b.DeadLetterGroups(), q.DeadLetterGroups(); !reflect.DeepEqual(got, want) {
 		diffs = append(diffs, fmt.Sprintf("groups %+v, queue has %+v", got, want))
 	}
-	if got, want := b.Alerting(), q.Alerting(); got != want {
+	if got, want := b.Alerting(), q.Stats().Alerting; got != want {
 		diffs = append(diffs, fmt.Sprintf("alerting %v, queue says %v", got, want))
 	}
 	for _, task := range q.Tasks() {
 		got, gok := b.Timer(task)
-		want, wok := q.Timer(task)
+		info, _ := q.Info(task)
+		want, wok := info.Timer, info.Timer != 0
 		if got != want || gok != wok {
 			diffs = append(diffs, fmt.Sprintf("%s's timer is %v (%v), queue says %v (%v)", task, got, gok, want, wok))
 		}

@@ -22,8 +22,9 @@ type Queue interface {
 	Status(task string) (core.State, bool)
 	// Lease is the current lease of a RUNNING task.
 	Lease(task string) (core.Lease, bool)
-	MaxAttempts() int
-	Strategy() string
+	// Config is the queue's configuration; the language reads its
+	// MaxAttempts and Strategy.
+	Config() core.Config
 	// Len is the number of tasks submitted.
 	Len() int
 }

@@ -155,7 +155,7 @@ func record(ctx context.Context, src string, header *Script, opt Options, lim Li
 		return nil, err
 	}
 	q := r.q
-	rec := &Recording{strategy: q.Strategy(), attempts: q.MaxAttempts()}
+	rec := &Recording{strategy: q.Config().Strategy, attempts: q.Config().MaxAttempts}
 	var b Board
 	m := &Moment{n: n, board: &b, strategy: rec.strategy, attempts: rec.attempts}
 	if want[0] {

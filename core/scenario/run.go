@@ -188,13 +188,13 @@ func (r *Runner) Exec(c Command) Step {
 	switch c.Op {
 	case OpAttempts:
 		st.Task = ""
-		if c.N != q.MaxAttempts() {
-			err = fmt.Errorf("attempts %d comes too late: the queue was made with attempts %d", c.N, q.MaxAttempts())
+		if c.N != q.Config().MaxAttempts {
+			err = fmt.Errorf("attempts %d comes too late: the queue was made with attempts %d", c.N, q.Config().MaxAttempts)
 		}
 	case OpStrategy:
 		st.Task = ""
-		if c.Strategy != q.Strategy() && !r.overridden {
-			err = fmt.Errorf("strategy %s comes too late: the queue was made with strategy %s", c.Strategy, q.Strategy())
+		if c.Strategy != q.Config().Strategy && !r.overridden {
+			err = fmt.Errorf("strategy %s comes too late: the queue was made with strategy %s", c.Strategy, q.Config().Strategy)
 		}
 	case OpSubmit:
 		err = q.Submit(c.Task, c.Deps...)
@@ -356,7 +356,7 @@ func Run(s *Script, opt Options) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Trace{Strategy: r.q.Strategy(), Attempts: r.q.MaxAttempts()}
+	t := &Trace{Strategy: r.q.Config().Strategy, Attempts: r.q.Config().MaxAttempts}
 	for _, c := range s.Commands {
 		st := r.Exec(c)
 		t.Steps = append(t.Steps, st)

@@ -289,7 +289,7 @@ func TestRunner(t *testing.T) {
 		if want := "attempts 5 comes too late: the queue was made with attempts 2"; st.OK || st.Err != want {
 			t.Errorf("attempts 5 on a queue of 2: ok %v, error %q; want %q", st.OK, st.Err, want)
 		}
-		if st := r.Exec(Command{Op: OpStrategy, Strategy: r.Queue().Strategy()}); !st.OK {
+		if st := r.Exec(Command{Op: OpStrategy, Strategy: r.Queue().Config().Strategy}); !st.OK {
 			t.Errorf("the queue's own strategy: %s", st.Err)
 		}
 	})

@@ -188,10 +188,10 @@ func (s *Session) record(st Step) {
 func (s *Session) Text() string { return s.text }
 
 // Strategy returns the cycle-check strategy the session runs with.
-func (s *Session) Strategy() string { return s.runner.Queue().Strategy() }
+func (s *Session) Strategy() string { return s.runner.Queue().Config().Strategy }
 
 // Attempts returns the max attempts of the session's queue.
-func (s *Session) Attempts() int { return s.runner.Queue().MaxAttempts() }
+func (s *Session) Attempts() int { return s.runner.Queue().Config().MaxAttempts }
 
 // Options returns the options the session runs with.
 func (s *Session) Options() Options { return s.opt }

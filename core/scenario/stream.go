@@ -37,10 +37,10 @@ func NewStream(src string, opt Options) (*Stream, error) {
 }
 
 // Strategy returns the cycle-check strategy the run uses.
-func (s *Stream) Strategy() string { return s.runner.q.Strategy() }
+func (s *Stream) Strategy() string { return s.runner.q.Config().Strategy }
 
 // Attempts returns the max attempts of the run's queue.
-func (s *Stream) Attempts() int { return s.runner.q.MaxAttempts() }
+func (s *Stream) Attempts() int { return s.runner.q.Config().MaxAttempts }
 
 // Run runs the script's commands in order, writing each step to w in
 // format f as soon as it has run (one Write per step), then the closing
@@ -56,7 +56,7 @@ func (s *Stream) Run(ctx context.Context, w io.Writer, f Format, lim Limits) err
 	form := newFormatter(f, s.lastLine)
 	var written int64
 	cw := countingWriter{w: w, n: &written}
-	buf := form.begin(nil, q.Strategy(), q.MaxAttempts())
+	buf := form.begin(nil, q.Config().Strategy, q.Config().MaxAttempts)
 	write := func() error {
 		_, err := cw.Write(buf)
 		buf = buf[:0]
