@@ -135,6 +135,45 @@ bench:
 	mv "$$part" "$$out"; echo "bench: wrote $$out" >&2; \
 	$(GO) run ./bench/report -o bench/RESULTS.md -plots bench/plots "$$out"
 
+## bench-check: a guard against slowdowns of the core. It builds the bench tests of the commit
+## named in bench/baseline.txt and of this tree, runs a short fixed set (BenchmarkOps's submit,
+## next and complete of 5,000 tasks; the lifecycle of 10^4 tasks of the four shapes) CHECK_COUNT
+## times, the two sides interleaved so that both see the same load, and fails if a median grew by
+## more than CHECK_THRESHOLD percent and the U test says so (p < 0.05): about 4 minutes. benchstat's
+## table is printed too. make test runs a smoke of it (one sample, -smoke: never fails on
+## numbers). To move the baseline, set its commit: line in bench/baseline.txt in a commit of its
+## own, with the figures of a run in the commit message.
+CHECK_COUNT     ?= 10
+CHECK_THRESHOLD ?= 10
+CHECK_SMOKE     ?=
+CHECK_OPS       := -test.bench '^BenchmarkOps$$' -test.benchtime 100x
+CHECK_LIFE      := -test.bench '^BenchmarkLifecycle$$/^strategy=twoway$$/^shape=(chain|chain-reverse|wide|random)$$/^n=10000$$/^faults=none$$' -test.benchtime 10x
+.PHONY: bench-check
+bench-check:
+	@set -e; base=$$(sed -n 's/^commit: *//p' bench/baseline.txt); \
+	if [ -z "$$base" ]; then echo "bench-check: bench/baseline.txt names no commit" >&2; exit 1; fi; \
+	if ! git cat-file -e "$$base^{commit}" 2>/dev/null; then \
+		echo "bench-check: the baseline commit $$base is not in this clone (a shallow one?): fetch it" >&2; exit 1; fi; \
+	dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	mkdir "$$dir/src"; git archive "$$base" | tar -x -C "$$dir/src"; \
+	echo "bench-check: building the baseline ($$base) and this tree" >&2; \
+	(cd "$$dir/src" && $(GO) test -c -o "$$dir/old.test" ./bench); \
+	$(GO) test -c -o "$$dir/new.test" ./bench; \
+	echo "bench-check: load average at the start: $$(cut -d' ' -f1-3 /proc/loadavg)" >&2; \
+	for i in $$(seq $(CHECK_COUNT)); do \
+		echo "bench-check: pass $$i of $(CHECK_COUNT)" >&2; \
+		order="old new"; if [ $$((i % 2)) = 0 ]; then order="new old"; fi; \
+		for side in $$order; do \
+			src=bench; if [ $$side = old ]; then src="$$dir/src/bench"; fi; \
+			(cd "$$src" && "$$dir/$$side.test" -test.run '^$$' -test.count 1 $(CHECK_OPS) && \
+			 "$$dir/$$side.test" -test.run '^$$' -test.count 1 $(CHECK_LIFE)) > "$$dir/pass" 2>&1 || { cat "$$dir/pass" >&2; exit 1; }; \
+			grep '^Benchmark' "$$dir/pass" >> "$$dir/$$side.txt"; \
+		done; \
+	done; \
+	echo "bench-check: load average at the end: $$(cut -d' ' -f1-3 /proc/loadavg)" >&2; \
+	$(GO) tool benchstat -table .name "old=$$dir/old.txt" "new=$$dir/new.txt"; \
+	$(GO) run ./bench/check -threshold $(CHECK_THRESHOLD) $(CHECK_SMOKE) "$$dir/old.txt" "$$dir/new.txt"
+
 ## bench-durable: run BenchmarkDurable (dagq's durable queue and River burning down 10^4 tasks
 ## on a throwaway Postgres) COUNT_DURABLE times, interleaved, into bench/results/durable/NAME.txt,
 ## then rewrite bench/RESULTS.md from the newest bench/results file and it (about 3 minutes a pass)
