@@ -103,37 +103,55 @@ clean:
 	rm -rf $(WORKER)/build
 
 ## bench: run the benchmarks COUNT times into bench/results/NAME.txt, interleaved (one pass of
-## every benchmark after another, so the runs of one benchmark are spread over time), then write
-## bench/RESULTS.md and bench/plots from it. BENCH picks benchmarks by regexp (write $$ for $);
-## BENCHTIME is per benchmark: 1x is one op, a whole graph of up to 10^6 tasks, and the time of a
-## pass is then the sum of its ops: about 14 minutes for the whole suite on a 2-core machine (a third
-## of it dfs at n = 10^5), so the default COUNT=10 takes about 2 1/2 hours. A pass may take up to
-## 2 hours (go test's -timeout) before it counts as hung.
+## every benchmark after another, so the runs of one benchmark are spread over time), with the
+## load average at the start and end in its header. The full run (BENCH unset) then rewrites
+## bench/RESULTS.md and bench/plots from it and the newest durable results; a subset (BENCH=…)
+## writes its report beside its results, bench/results/NAME.md and bench/results/NAME-plots/,
+## and leaves RESULTS.md and bench/plots alone. BENCH picks benchmarks by regexp, one per level
+## of the name, anchored in every documented command (write $$ for $):
+##   make bench BENCH='^BenchmarkSubmit$$/^strategy=(dfs|pk|twoway)$$/^shape=(chain|wide)$$/^n=10000$$' COUNT=10 NAME=cmp
+## BENCHTIME is the least time of each sample (go test's -benchtime, default 50ms): an op is a whole
+## graph of up to 10^6 tasks, run once when it takes longer, and repeated within the sample when it
+## is shorter, so that no sample is one sub-millisecond run. A pass takes about 14 minutes for the
+## whole suite on a 2-core machine (a third of it dfs at n = 10^5), so the default COUNT=10 takes
+## about 2 1/2 hours. BENCH_ALL=1 also runs the combinations predicted to take over bench.Budget,
+## which are skipped otherwise.
+## A pass may take up to 2 hours (go test's -timeout) before it counts as hung.
 BENCH     ?= .
 COUNT     ?= 10
-BENCHTIME ?= 1x
+BENCHTIME ?= 50ms
+BENCH_ALL ?=
 NAME      ?= $(shell date +%Y-%m-%d)
 .PHONY: bench benchstat
 bench:
-	@set -e; out=bench/results/$(NAME).txt; part="$$out.part"; pass="$$out.pass"; \
-	mkdir -p bench/results; trap 'rm -f "$$pass"' EXIT; \
-	commit=$$(git rev-parse --short HEAD); \
-	if [ -n "$$(git status --porcelain)" ]; then commit="$$commit-dirty"; fi; \
+	@set -e; out=bench/results/$(NAME).txt; part="$$out.part"; pass="$$out.pass"; head="$$out.head"; \
+	mkdir -p bench/results; trap 'rm -f "$$pass" "$$head"' EXIT; \
+	commit=$$(git rev-parse --short HEAD 2>/dev/null || echo unknown); \
+	if [ -n "$$(git status --porcelain 2>/dev/null)" ]; then commit="$$commit-dirty"; fi; \
 	date=$$(date -u +%Y-%m-%dT%H:%M:%SZ); version=$$($(GO) env GOVERSION); \
+	loadstart=$$(cut -d' ' -f1-3 /proc/loadavg); : > "$$part"; \
+	all=; if [ -n '$(BENCH_ALL)' ]; then all=-bench.all; fi; \
 	for i in $$(seq $(COUNT)); do \
 		echo "bench: pass $$i of $(COUNT) (follow it in $$pass)" >&2; \
-		if ! $(GO) test ./bench -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -count 1 -timeout 2h > "$$pass" 2>&1; then \
+		if ! $(GO) test ./bench -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -count 1 -timeout 2h -args $$all > "$$pass" 2>&1; then \
 			cat "$$pass" >&2; echo "bench: pass $$i failed; the passes before it are in $$part" >&2; exit 1; \
 		fi; \
 		if [ "$$i" = 1 ]; then \
 			{ for key in goos goarch cpu; do grep -m1 "^$$key: " "$$pass" || true; done; \
 			  echo "go: $$version"; echo "commit: $$commit"; echo "date: $$date"; \
-			  grep -m1 '^pkg: ' "$$pass" || true; } > "$$part"; \
+			  echo "load-start: $$loadstart"; grep -m1 '^pkg: ' "$$pass" || true; } > "$$head"; \
 		fi; \
 		grep '^Benchmark' "$$pass" >> "$$part" || { echo "bench: no benchmark matches BENCH=$(BENCH)" >&2; exit 1; }; \
 	done; \
-	mv "$$part" "$$out"; echo "bench: wrote $$out" >&2; \
-	$(GO) run ./bench/report -o bench/RESULTS.md -plots bench/plots "$$out"
+	{ grep -v '^pkg: ' "$$head"; echo "load-end: $$(cut -d' ' -f1-3 /proc/loadavg)"; grep '^pkg: ' "$$head" || true; cat "$$part"; } > "$$out"; \
+	rm -f "$$part"; echo "bench: wrote $$out" >&2; \
+	if [ '$(BENCH)' = . ]; then \
+		durable=$$(ls bench/results/durable/*.txt 2>/dev/null | sort | tail -n 1); \
+		$(GO) run ./bench/report -o bench/RESULTS.md -plots bench/plots "$$out" $$durable; \
+	else \
+		$(GO) run ./bench/report -o bench/results/$(NAME).md -plots bench/results/$(NAME)-plots "$$out"; \
+		echo "bench: a subset (BENCH=$(BENCH)): its report is bench/results/$(NAME).md; bench/RESULTS.md and bench/plots are left alone" >&2; \
+	fi
 
 ## bench-check: a guard against slowdowns of the core. It builds the bench tests of the commit
 ## named in bench/baseline.txt and of this tree, runs a short fixed set (BenchmarkOps's submit,

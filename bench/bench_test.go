@@ -2,6 +2,7 @@ package bench
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"slices"
 	"strconv"
@@ -16,6 +17,11 @@ import (
 var sizes = []int{1_000, 5_000, 10_000, 100_000, 1_000_000}
 
 const seed = 1
+
+// runAll runs the combinations Predict puts over Budget, which are skipped
+// otherwise: go test ./bench -bench … -args -bench.all (make bench
+// BENCH_ALL=1).
+var runAll = flag.Bool("bench.all", false, "run the combinations predicted to take over bench.Budget too")
 
 // runner builds one whole graph (and, for a lifecycle, runs it) and
 // returns the visits its cycle checks made (0 for peers that do not count).
@@ -134,8 +140,8 @@ func benchmark(b *testing.B, lifecycle bool) {
 							if testing.Short() && n > sizes[0] {
 								b.Skip("-short runs the smallest n only")
 							}
-							if d, how := Predict(s.name, shape.Name, n); d > Budget {
-								b.Skipf("predicted %v per op (%s), over the %v budget", d, how, Budget)
+							if skip, d, how := Skip(s.name, shape.Name, n); skip && !*runAll {
+								b.Skipf("predicted %v per op (%s), over the %v budget (-bench.all runs it)", d, how, Budget)
 							}
 							tasks := shape.Make(n, seed)
 							measure := func(b *testing.B, f *faults) {

@@ -10,19 +10,20 @@ import (
 const Budget = 15 * time.Second
 
 // perN2 is the cost per unit of n² of the combinations that grow
-// quadratically, rounded up from runs at n = 1,000 to 100,000
-// (go test ./bench -run '^$' -bench . -benchtime=1x): dfs walks
+// quadratically, rounded up from the medians at the largest n measured
+// (TestPredictMatchesResults keeps them within 4× of the newest results
+// file): dfs walks
 // every arrived ancestor of each new task (n²/2 visits on a chain); the
 // peers search the graph on every edge.
 var perN2 = map[[2]string]time.Duration{
 	{"dfs", "chain"}:   6,
-	{"dfs", "random"}:  6,
-	{"dfs", "reject"}:  6,
+	{"dfs", "random"}:  1,
+	{"dfs", "reject"}:  1,
 	{"dfs", "lattice"}: 8,
 
 	{"heimdalr", "chain"}:         200,
 	{"heimdalr", "chain-reverse"}: 250,
-	{"heimdalr", "wide"}:          4,
+	{"heimdalr", "wide"}:          1,
 	{"heimdalr", "random"}:        400,
 	{"heimdalr", "lattice"}:       250,
 	{"heimdalr", "reject"}:        400,
@@ -33,13 +34,27 @@ var perN2 = map[[2]string]time.Duration{
 	{"dominikbraun", "reject"}:  20,
 }
 
+// perTask is the prediction per task of the combinations that are not
+// quadratic: above what any of them measured (pk on random at 10⁶, the
+// slowest, 24 µs a task).
+const perTask = 30 * time.Microsecond
+
 // Predict returns the predicted time of one op (a whole graph of n tasks)
-// and how it was predicted. Combinations not known to be quadratic are
-// predicted at 5 µs a task, above what any of them measures, so that only
-// quadratic ones are ever skipped.
+// and how it was predicted: n² × the combination's perN2 if it grows
+// quadratically, else n × perTask. TestPredictMatchesResults holds these
+// to the newest results file.
 func Predict(strategy, shape string, n int) (time.Duration, string) {
 	if c, ok := perN2[[2]string{strategy, shape}]; ok {
 		return time.Duration(n) * time.Duration(n) * c, fmt.Sprintf("n² × %v", c)
 	}
-	return time.Duration(n) * 5 * time.Microsecond, "n × 5µs"
+	return time.Duration(n) * perTask, fmt.Sprintf("n × %v", perTask)
+}
+
+// Skip reports whether the suite skips a combination at n, with its
+// prediction: only quadratic ones predicted over Budget are skipped; a
+// linear one runs whatever its size.
+func Skip(strategy, shape string, n int) (skip bool, predicted time.Duration, how string) {
+	predicted, how = Predict(strategy, shape, n)
+	_, quadratic := perN2[[2]string{strategy, shape}]
+	return quadratic && predicted > Budget, predicted, how
 }
