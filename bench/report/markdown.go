@@ -72,6 +72,8 @@ func (d *data) writeMarkdown(out io.Writer, opt markdownOptions) error {
 		table(w, g.header, g.align, g.rows)
 	}
 
+	writePeerNotes(w)
+
 	if d.durable != nil {
 		if err := d.durable.writeMarkdown(w); err != nil {
 			return err
@@ -123,6 +125,8 @@ func (d *data) writeConfig(w io.Writer, opt markdownOptions) {
 		{"platform", platform},
 		{"cpu", get("cpu")},
 		{"runs of each benchmark", runs},
+		{"load average at the start (1, 5, 15 min)", get("load-start")},
+		{"load average at the end", get("load-end")},
 		{"default strategy", opt.def},
 	}
 	for _, r := range rows {
@@ -186,7 +190,7 @@ func (d *data) writeShape(w io.Writer, b, shape string, opt markdownOptions) {
 			t, ok := d.get(c, unitTime)
 			if !ok {
 				why := "not run"
-				if p, how := bench.Predict(s, shape, n); p > bench.Budget {
+				if skip, p, how := bench.Skip(s, shape, n); skip {
 					why = "skipped"
 					skipped[s] = append(skipped[s], fmt.Sprintf("%s (predicted %v: %s)", thousands(int64(n)), p, how))
 				} else {
@@ -228,7 +232,7 @@ func (d *data) writeShape(w io.Writer, b, shape string, opt markdownOptions) {
 	var notes []string
 	for _, s := range measured {
 		if len(skipped[s]) > 0 {
-			notes = append(notes, fmt.Sprintf("%s skipped at n = %s, over the %v a graph the suite allows (bench.Predict).",
+			notes = append(notes, fmt.Sprintf("%s skipped at n = %s, over the %v a graph the suite allows (bench.Skip; -bench.all runs them).",
 				s, list(skipped[s]), bench.Budget))
 		}
 		if len(notRun[s]) > 0 {

@@ -107,14 +107,23 @@ func (d *data) plot(bench, shape string, u plotUnit) ([]byte, error) {
 			continue
 		}
 		var pts plotter.XYs
+		var bars errorBars
 		for _, n := range d.ns {
-			v, ok := d.median(cell{bench, shape, s, n}, u.unit)
+			m, ok := d.get(cell{bench, shape, s, n}, u.unit)
+			v := m.Center
 			if !ok || v <= 0 {
 				continue
 			}
 			pts = append(pts, plotter.XY{X: float64(n), Y: v * u.scale})
 			xs = append(xs, float64(n))
 			ys = append(ys, v*u.scale)
+			// The 95% interval of the median, where benchmath has one
+			// (6 runs or more) that a log scale can draw.
+			if m.Lo > 0 && m.Hi > m.Lo && !math.IsInf(m.Hi, 0) && (m.Lo < v || m.Hi > v) {
+				bars.XYs = append(bars.XYs, plotter.XY{X: float64(n), Y: v * u.scale})
+				bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{(v - m.Lo) * u.scale, (m.Hi - v) * u.scale})
+				ys = append(ys, m.Lo*u.scale, m.Hi*u.scale)
+			}
 		}
 		if len(pts) == 0 {
 			continue
@@ -128,6 +137,14 @@ func (d *data) plot(bench, shape string, u plotUnit) ([]byte, error) {
 		points.Color = plotutil.Color(i)
 		points.Shape = plotutil.Shape(i)
 		p.Add(line, points)
+		if len(bars.XYs) > 0 {
+			eb, err := plotter.NewYErrorBars(bars)
+			if err != nil {
+				return nil, err
+			}
+			eb.Color = plotutil.Color(i)
+			p.Add(eb)
+		}
 		legend.Add(s, line, points)
 	}
 	p.X.Min, p.X.Max = decades(xs)
@@ -142,6 +159,13 @@ func (d *data) plot(bench, shape string, u plotUnit) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// errorBars are the medians of one line and their 95% intervals, as
+// plotter.NewYErrorBars takes them.
+type errorBars struct {
+	plotter.XYs
+	plotter.YErrors
 }
 
 // decades returns the powers of ten just below the least of vs and just

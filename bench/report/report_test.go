@@ -230,3 +230,41 @@ BenchmarkLifecycle/strategy=twoway/shape=chain/n=5000-2 	1	22000000 ns/op	4999.0
 		t.Errorf("the n=1000 cell's time is %v s: the faults=once run was counted", got)
 	}
 }
+
+// TestPlotsHaveErrorBars: a time plot draws the 95% interval of each median
+// measured six times (small.txt) as an error bar, and none where benchmath
+// has no interval (two runs): the same points, fewer paths.
+func TestPlotsHaveErrorBars(t *testing.T) {
+	data, err := os.ReadFile(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var two bytes.Buffer
+	seen := map[string]int{}
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if name, _, ok := strings.Cut(line, "\t"); ok && strings.HasPrefix(line, "Benchmark") {
+			if seen[name]++; seen[name] > 2 {
+				continue
+			}
+		}
+		two.WriteString(line)
+	}
+	twoPath := filepath.Join(t.TempDir(), "two.txt")
+	if err := os.WriteFile(twoPath, two.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths := func(file string) int {
+		_, plots := report(t, file)
+		svg, err := os.ReadFile(filepath.Join(plots, "Submit-chain-ns.svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Count(string(svg), "<path")
+	}
+	six, without := paths(small), paths(twoPath)
+	// Three strategies at three n and two peers at one: 11 medians, each
+	// bar a vertical line and two caps.
+	if six < without+11 {
+		t.Errorf("Submit-chain-ns.svg has %d paths from six runs, %d from two: want the error bars, at least 11 more", six, without)
+	}
+}
