@@ -3,9 +3,11 @@ package site_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	pg "github.com/dagq/dagq/internal/playground"
@@ -140,7 +142,7 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 		t.Fatalf("practice title %q, want %q", got, ex.Title)
 	}
 
-	right, wrong, clicked := 0, 0, 0
+	right, wrong, clicked, pointed := 0, 0, 0, 0
 	for i, q := range p.Questions() {
 		waitFor(t, ctx, `document.querySelector('#practice-prompt').textContent === `+strconv.Quote(q.Prompt)+` && !document.querySelector('#practice-check').hidden`)
 		asked := q.AskedAt()
@@ -194,6 +196,22 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 		if answerWrong && q.Kind != pg.AskWhy && !strings.Contains(verdict, "You said: "+pg.FormatAnswer(q, a)) {
 			t.Errorf("question %d (%s): the verdict %q does not say the answer given", i, q.Kind, verdict)
 		}
+		// A wrong answer's feedback points at the tasks it is about, drawn
+		// with a thick orange border; nothing else is marked.
+		want := slices.Sorted(slices.Values(q.Grade(a).Point))
+		var got []string
+		for try := 0; try < 20; try++ { // the border's colour and width take 0.35 s to change
+			got = eval[[]string](t, ctx, `[...document.querySelectorAll('#graph g.task')].filter(g => {
+				const s = getComputedStyle(g.querySelector('rect')); return s.strokeWidth === "4px" && s.stroke === "rgb(213, 94, 0)" }).map(g => g.dataset.task).sort()`)
+			if strings.Join(got, " ") == strings.Join(want, " ") {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("question %d (%s): the drawing marks %v, want %v", i, q.Kind, got, want)
+		}
+		pointed += len(got)
 		if answerWrong != strings.HasPrefix(verdict, "Not quite") || why != q.Why {
 			t.Errorf("question %d (%s): verdict %q, why %q; want wrong=%v and why %q", i, q.Kind, verdict, why, answerWrong, q.Why)
 		}
@@ -204,6 +222,9 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 	}
 	if clicked == 0 {
 		t.Error("no task was clicked during a question")
+	}
+	if pointed == 0 {
+		t.Error("no wrong answer pointed at the drawing")
 	}
 	waitFor(t, ctx, `!document.querySelector('#practice-summary').hidden`)
 	want := strconv.Itoa(right) + "/" + strconv.Itoa(right+wrong)

@@ -154,6 +154,7 @@ func (a *app) stopPractice() {
 		return
 	}
 	pr.t = nil
+	pointAt(nil)
 	removeClass(a.el.body, "practicing")
 	setHidden(pr.el.panel, true)
 	pr.el.watch.Call("setAttribute", "aria-pressed", "true")
@@ -276,6 +277,7 @@ func (a *app) renderPractice() {
 		e.check.Set("disabled", graded)
 		setHidden(e.check, graded)
 		setHidden(e.next, !graded)
+		pointAt(r.Point) // none until graded
 		if graded {
 			toggleClass(e.result, "right", r.Correct)
 			toggleClass(e.result, "wrong", !r.Correct)
@@ -291,7 +293,21 @@ func (a *app) renderPractice() {
 		}
 		return
 	}
+	pointAt(nil)
 	e.summary.Set("innerHTML", p.Summary().HTML())
+}
+
+// pointAt marks the drawn tasks a wrong answer's feedback is about
+// (playground.Result.Point), and unmarks the others.
+func pointAt(tasks []string) {
+	for _, g := range jsList(document.Call("querySelectorAll", "#graph g.task.pointed")) {
+		removeClass(g, "pointed")
+	}
+	for _, t := range tasks {
+		if g := document.Call("querySelector", `#graph g[data-task="`+cssString(t)+`"]`); g.Truthy() {
+			addClass(g, "pointed")
+		}
+	}
 }
 
 // scoreData is the score as the page's data attribute says it, "right/answered".

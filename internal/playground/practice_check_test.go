@@ -180,3 +180,36 @@ func TestAWrongCycleIsToldWhereItBreaks(t *testing.T) {
 	}
 	t.Fatal("no refused cycle in cycle-through-old-tasks")
 }
+
+// TestAWrongAnswerPointsAtTheDrawing: every wrong step answer of the
+// written exercises points at one task of the drawing or more, each a
+// task there is; a right or blank one at none.
+func TestAWrongAnswerPointsAtTheDrawing(t *testing.T) {
+	for _, l := range Levels() {
+		for _, ex := range Exercises(l) {
+			p, _ := NewPractice(ex, false)
+			for _, q := range p.Questions() {
+				if len(q.Grade(q.Want).Point)+len(q.Grade(Answer{}).Point) > 0 {
+					t.Fatalf("%s/%s step %d: a right or blank answer points at the drawing", l, ex.Name, q.Step)
+				}
+				if q.Kind == AskWhy || q.Kind == AskPick {
+					continue
+				}
+				for _, a := range wrongAnswers(q) {
+					r := q.Grade(a)
+					if q.Missing(a) != "" {
+						continue
+					}
+					if len(r.Point) == 0 {
+						t.Fatalf("%s/%s step %d %s: the wrong answer %+v points at nothing (%s)", l, ex.Name, q.Step, q.Kind, a, r.Mistake)
+					}
+					for _, task := range r.Point {
+						if _, ok := q.deps[task]; !ok {
+							t.Fatalf("%s/%s step %d: points at %q, not a task", l, ex.Name, q.Step, task)
+						}
+					}
+				}
+			}
+		}
+	}
+}

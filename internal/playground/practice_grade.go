@@ -19,7 +19,10 @@ type Result struct {
 	// drawing shows it ("b is PENDING: it waits on a, which has not
 	// SUCCEEDED (the arrow a → b)"); "" for a right one.
 	Mistake string
-	Why     string // the rule, and what it did here
+	// Point are the tasks of the drawing the mistake is about, for the
+	// page to mark; none for a right answer or a blank one.
+	Point []string
+	Why   string // the rule, and what it did here
 	// Said is the answer given as the summary shows it ([FormatAnswer]),
 	// kept when Given is not (a practice resumed after a reload).
 	Said string
@@ -74,7 +77,7 @@ func (q Question) Grade(a Answer) Result {
 		r.Correct = a.Text != "" && len(a.Heard) > 0 && 2*len(a.Heard) >= len(q.Points)
 	}
 	if !r.Correct {
-		r.Mistake = q.mistake(a)
+		r.Mistake, r.Point = q.mistake(a), q.pointAt(a)
 	}
 	return r
 }

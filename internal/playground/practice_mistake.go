@@ -206,3 +206,73 @@ func (q Question) redriveMistake(a Answer) string {
 	}
 	return strings.Join(slips, "; ") + more + "."
 }
+
+// pointAt returns the tasks of the drawing a wrong answer's mistake is
+// about, for the page to point at: the task picked and what holds it, the
+// changes gone wrong, the cycle and the submitted task, the tasks released
+// or kept wrongly and their roots, the task whose reason or timer was
+// asked. None for a blank answer or a written question. The cost is
+// O(tasks × dependencies).
+func (q Question) pointAt(a Answer) []string {
+	if q.Missing(a) != "" {
+		return nil
+	}
+	var out []string
+	add := func(ts ...string) {
+		for _, t := range ts {
+			if _, ok := q.deps[t]; ok && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	switch q.Kind {
+	case AskNext:
+		if a.Nothing {
+			add(q.line...)
+			break
+		}
+		add(a.Task)
+		switch q.was[a.Task] {
+		case "":
+			add(q.line...) // no such task: what is READY
+		case core.Ready:
+			add(q.line[:max(0, slices.Index(q.line, a.Task))]...)
+		case core.Pending:
+			for _, d := range q.deps[a.Task] {
+				if q.was[d] != core.Succeeded {
+					add(d)
+				}
+			}
+		}
+	case AskReason, AskTimer:
+		add(q.Task)
+	case AskChanges:
+		got := q.normChanges(a.Changes)
+		for _, t := range q.Tasks {
+			want, changes := q.Want.Changes[t]
+			said, saidIt := got[t]
+			if changes != saidIt || changes && said != want {
+				add(t)
+			}
+		}
+	case AskCycle:
+		add(q.Task)
+		if len(q.Want.Path) > 0 {
+			add(q.Want.Path...)
+		} else {
+			add(q.deps[q.Task]...)
+		}
+	case AskRedrive:
+		for _, t := range q.Tasks {
+			root, stays := q.Want.Stay[t]
+			said, saidStays := a.Stay[t]
+			if stays != saidStays || stays && said != root {
+				add(t)
+				if stays {
+					add(root)
+				}
+			}
+		}
+	}
+	return out
+}
