@@ -55,11 +55,14 @@ fmt:
 
 ## wasm: build the playground into site/static (main.wasm and wasm_exec.js, which git ignores)
 ## The playground is built without its symbol table and debug information (-s -w): 27 KB less to
-## download gzipped; a panic's stack trace keeps its function names and lines.
+## download gzipped; a panic's stack trace keeps its function names and lines. main.wasm.br and
+## main.wasm.gz, beside it, are what wq serve sends a browser (brotli at quality 11: tens of seconds
+## once, and left as they are while main.wasm does not change; see site/precompress).
 WASMFLAGS := -ldflags=-s\ -w
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASMDIR)/main.wasm ./wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WASMDIR)/
+	$(GO) run ./site/precompress $(WASMDIR)/main.wasm
 
 ## worker: build the site's Cloudflare worker into site/worker/build: worker/ holds the worker
 ## (the site's handler, built for js/wasm without the static files, and workers-assets-gen's
@@ -74,6 +77,7 @@ worker:
 	mkdir -p $(WORKER)/build/assets
 	cp -R site/static/. $(WORKER)/_headers $(WORKER)/build/assets/
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WORKER)/build/assets/main.wasm ./wasm
+	$(GO) run ./site/precompress $(WORKER)/build/assets/main.wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WORKER)/build/assets/
 
 ## worker-dev: build the worker and serve it with wrangler dev on http://127.0.0.1:$(WORKER_PORT)
@@ -99,7 +103,7 @@ fuzz:
 	$(GO) test ./core -run '^$$' -fuzz FuzzOps -fuzztime $(FUZZTIME)
 
 clean:
-	rm -f wq $(WASMDIR)/main.wasm $(WASMDIR)/wasm_exec.js
+	rm -f wq $(WASMDIR)/main.wasm $(WASMDIR)/main.wasm.br $(WASMDIR)/main.wasm.gz $(WASMDIR)/wasm_exec.js
 	rm -rf $(WORKER)/build
 
 ## bench: run the benchmarks COUNT times into bench/results/NAME.txt, interleaved (one pass of

@@ -201,7 +201,7 @@ func (h *handler) run(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Trailer", "Dagq-Stopped")
 	var out io.Writer = w
 	var zw *gzip.Writer
-	if acceptsGzip(r) {
+	if accepts(r.Header.Values("Accept-Encoding"), "gzip") {
 		hd.Set("Content-Encoding", "gzip")
 		zw, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
 		out = zw

@@ -62,12 +62,9 @@ func New(opt Options) http.Handler {
 	mux.HandleFunc("GET /rubric", h.rubric)
 	mux.HandleFunc("/api/", apiFallback)
 	mux.HandleFunc("/", h.static)
-	// Compress the largest file before anyone asks for it.
-	go func() {
-		if a, err := h.asset("main.wasm"); err == nil {
-			a.gzipped()
-		}
-	}()
+	// Load the largest file, and check its compressed bodies, before
+	// anyone asks for it. An error is answered when someone does.
+	go func() { _, _ = h.asset("main.wasm") }()
 	return h
 }
 
@@ -81,16 +78,19 @@ type handler struct {
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
-// asset is a static file ready to serve: read, hashed and, on first demand,
-// compressed once.
+// asset is a static file ready to serve: read, hashed, with its
+// precompressed bodies (encoding.go) if it has them and, on first demand,
+// gzipped once if it has no gzip body.
 type asset struct {
 	data     []byte
 	ctype    string
 	etag     string
-	compress bool // worth gzip-compressing
+	compress bool // worth compressing
 
+	// bodies holds the file in each of codings, nil for a coding it
+	// lacks; bodies[gzipIndex] is filled on first demand if need be.
+	bodies [len(codings)][]byte
 	gzOnce sync.Once
-	gz     []byte
 }
 
 // contentTypes maps the extensions of the site's files to their types.
@@ -155,10 +155,22 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request) {
 	data, etag := a.data, a.etag
 	if a.compress {
 		hd.Add("Vary", "Accept-Encoding")
-		if acceptsGzip(r) {
-			data = a.gzipped()
-			etag = strings.TrimSuffix(a.etag, `"`) + `.gz"`
-			hd.Set("Content-Encoding", "gzip")
+		ae := r.Header.Values("Accept-Encoding")
+		for i, c := range codings {
+			if !accepts(ae, c.name) {
+				continue
+			}
+			body := a.bodies[i]
+			if i == gzipIndex {
+				body = a.gzipped()
+			}
+			if body == nil {
+				continue
+			}
+			data = body
+			etag = strings.TrimSuffix(a.etag, `"`) + c.suffix + `"`
+			hd.Set("Content-Encoding", c.name)
+			break
 		}
 	}
 	hd.Set("ETag", etag)
@@ -213,47 +225,30 @@ func (h *handler) asset(name string) (*asset, error) {
 		etag:     `"` + hex.EncodeToString(sum[:12]) + `"`,
 		compress: !strings.HasPrefix(ctype, "image/png") && !strings.HasPrefix(ctype, "application/octet-stream"),
 	}
+	if a.compress {
+		for i, c := range codings {
+			a.bodies[i] = precompressed(h.files, name, c, data)
+		}
+	}
 	h.assets[name] = a
 	return a, nil
 }
 
-// gzipped returns the file compressed, compressing it on the first call.
+// gzipped returns the file gzipped: its precompressed gzip body, or one
+// compressed on the first call.
 func (a *asset) gzipped() []byte {
 	a.gzOnce.Do(func() {
+		if a.bodies[gzipIndex] != nil {
+			return
+		}
 		var b bytes.Buffer
 		// The default level: level 9 is four times slower for 1% less.
 		zw, _ := gzip.NewWriterLevel(&b, gzip.DefaultCompression)
 		zw.Write(a.data)
 		zw.Close()
-		a.gz = b.Bytes()
+		a.bodies[gzipIndex] = b.Bytes()
 	})
-	return a.gz
-}
-
-// acceptsGzip reports whether the request's Accept-Encoding allows gzip
-// (named, or *, with a q above 0).
-func acceptsGzip(r *http.Request) bool {
-	for _, field := range r.Header.Values("Accept-Encoding") {
-		for part := range strings.SplitSeq(field, ",") {
-			coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-			coding = strings.ToLower(strings.TrimSpace(coding))
-			if coding != "gzip" && coding != "x-gzip" && coding != "*" {
-				continue
-			}
-			q := 1.0
-			for p := range strings.SplitSeq(params, ";") {
-				if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
-					if f, err := strconv.ParseFloat(v, 64); err == nil {
-						q = f
-					}
-				}
-			}
-			if q > 0 {
-				return true
-			}
-		}
-	}
-	return false
+	return a.bodies[gzipIndex]
 }
 
 // page writes a small HTML page for an error.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/andybalholm/brotli"
+
 	"github.com/dagq/dagq/core/scenario"
 )
 
@@ -138,70 +140,142 @@ func TestStaticFiles(t *testing.T) {
 	})
 }
 
-func TestGzip(t *testing.T) {
+// compressed returns data in coding name ("br" or "gzip").
+func compressed(t *testing.T, name string, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	var w io.WriteCloser
+	if name == "br" {
+		w = brotli.NewWriterLevel(&b, brotli.BestCompression)
+	} else {
+		w, _ = gzip.NewWriterLevel(&b, gzip.BestCompression)
+	}
+	w.Write(data)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// decoded returns body decoded from the coding name ("", "br" or "gzip").
+func decoded(t *testing.T, name, body string) []byte {
+	t.Helper()
+	var r io.Reader = strings.NewReader(body)
+	switch name {
+	case "br":
+		r = brotli.NewReader(r)
+	case "gzip":
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = zr
+	}
+	plain, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("the %s body does not decode: %v", name, err)
+	}
+	return plain
+}
+
+func TestContentCoding(t *testing.T) {
 	t.Parallel()
-	h := New(Options{Static: built()})
-	tests := []struct {
-		name, accept string
-		gz           bool
+	pre := built()
+	br, gz := compressed(t, "br", fakeWasm), compressed(t, "gzip", fakeWasm)
+	pre["main.wasm.br"] = &fstest.MapFile{Data: br}
+	pre["main.wasm.gz"] = &fstest.MapFile{Data: gz}
+	// A file whose compressed bodies were left by an earlier build.
+	pre["app.js"] = &fstest.MapFile{Data: bytes.Repeat([]byte("'use strict'; "), 100)}
+	pre["app.js.br"] = &fstest.MapFile{Data: compressed(t, "br", []byte("'use strict'; stale"))}
+	pre["app.js.gz"] = &fstest.MapFile{Data: compressed(t, "gzip", []byte("'use strict'; stale"))}
+	trees := []struct {
+		name  string
+		files fstest.MapFS
+		// bodies are the precompressed bodies the site must answer with, by coding.
+		bodies map[string][]byte
 	}{
-		{"Gzip", "gzip", true},
-		{"BrowserList", "gzip, deflate, br, zstd", true},
-		{"Star", "*", true},
-		{"Refused", "gzip;q=0, identity", false},
-		{"Other", "br", false},
-		{"QualityWithSpaces", "br;q=1.0, gzip ; q=0.5", true},
+		{"GzippedOnDemand", built(), nil},
+		{"Precompressed", pre, map[string][]byte{"br": br, "gzip": gz}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := do(t, h, "GET", "/main.wasm", "", "Accept-Encoding", tt.accept)
-			body := readAll(t, r)
-			if got := r.Header.Get("Content-Encoding") == "gzip"; got != tt.gz {
-				t.Fatalf("Content-Encoding %q, want gzip %v", r.Header.Get("Content-Encoding"), tt.gz)
-			}
-			if r.Header.Get("Content-Type") != "application/wasm" || r.Header.Get("Vary") != "Accept-Encoding" {
-				t.Fatalf("Content-Type %q Vary %q", r.Header.Get("Content-Type"), r.Header.Get("Vary"))
-			}
-			if !tt.gz {
-				if body != string(fakeWasm) {
-					t.Fatal("identity body differs")
+	tests := []struct {
+		name, accept            string
+		precompressed, onDemand string // the coding answered with
+	}{
+		{"Gzip", "gzip", "gzip", "gzip"},
+		{"BrowserList", "gzip, deflate, br, zstd", "br", "gzip"},
+		{"Star", "*", "br", "gzip"},
+		{"Refused", "gzip;q=0, identity", "", ""},
+		{"BrOnly", "br", "br", ""},
+		{"BrRefused", "br;q=0, *", "gzip", "gzip"},
+		{"QualityWithSpaces", "br;q=1.0, gzip ; q=0.5", "br", "gzip"},
+		{"StarRefusedGzipNamed", "gzip, *;q=0", "gzip", "gzip"},
+		{"None", "", "", ""},
+	}
+	for _, tree := range trees {
+		h := New(Options{Static: tree.files})
+		for _, tt := range tests {
+			t.Run(tree.name+"/"+tt.name, func(t *testing.T) {
+				want := tt.onDemand
+				if tree.bodies != nil {
+					want = tt.precompressed
 				}
-				return
-			}
-			if len(body) >= len(fakeWasm)/10 {
-				t.Errorf("gzip body is %d bytes of %d", len(body), len(fakeWasm))
-			}
-			zr, err := gzip.NewReader(strings.NewReader(body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			plain, err := io.ReadAll(zr)
-			if err != nil || !bytes.Equal(plain, fakeWasm) {
-				t.Fatalf("gzip body does not decode to the file (%v)", err)
-			}
-			if r.Header.Get("Content-Length") != "" && r.Header.Get("Content-Length") != itoa(len(body)) {
-				t.Errorf("Content-Length %s, body %d", r.Header.Get("Content-Length"), len(body))
-			}
-		})
+				r := do(t, h, "GET", "/main.wasm", "", "Accept-Encoding", tt.accept)
+				body := readAll(t, r)
+				if got := r.Header.Get("Content-Encoding"); got != want {
+					t.Fatalf("Accept-Encoding %q: Content-Encoding %q, want %q", tt.accept, got, want)
+				}
+				if r.Header.Get("Content-Type") != "application/wasm" || r.Header.Get("Vary") != "Accept-Encoding" {
+					t.Fatalf("Content-Type %q Vary %q", r.Header.Get("Content-Type"), r.Header.Get("Vary"))
+				}
+				if !bytes.Equal(decoded(t, want, body), fakeWasm) {
+					t.Fatalf("the %q body does not decode to the file", want)
+				}
+				if want != "" && len(body) >= len(fakeWasm)/10 {
+					t.Errorf("the %s body is %d bytes of %d", want, len(body), len(fakeWasm))
+				}
+				if pre, ok := tree.bodies[want]; ok && body != string(pre) {
+					t.Errorf("the %s body is not main.wasm%s", want, map[string]string{"br": ".br", "gzip": ".gz"}[want])
+				}
+				if r.Header.Get("Content-Length") != "" && r.Header.Get("Content-Length") != itoa(len(body)) {
+					t.Errorf("Content-Length %s, body %d", r.Header.Get("Content-Length"), len(body))
+				}
+			})
+		}
 	}
+	t.Run("StaleBodiesAreNotServed", func(t *testing.T) {
+		h := New(Options{Static: pre})
+		r := do(t, h, "GET", "/app.js", "", "Accept-Encoding", "br, gzip")
+		body := readAll(t, r)
+		if got := r.Header.Get("Content-Encoding"); got != "gzip" {
+			t.Fatalf("app.js, whose .br is stale: Content-Encoding %q, want gzip, compressed on demand", got)
+		}
+		if !bytes.Equal(decoded(t, "gzip", body), pre["app.js"].Data) {
+			t.Fatal("app.js was answered with its stale .gz")
+		}
+	})
 	t.Run("CompressedOnceAndCached", func(t *testing.T) {
 		hd := New(Options{Static: built()}).(*handler)
 		readAll(t, do(t, hd, "GET", "/main.wasm", "", "Accept-Encoding", "gzip"))
-		first := hd.assets["main.wasm"].gz
+		first := hd.assets["main.wasm"].bodies[gzipIndex]
 		readAll(t, do(t, hd, "GET", "/main.wasm", "", "Accept-Encoding", "gzip"))
-		if first == nil || &first[0] != &hd.assets["main.wasm"].gz[0] {
+		if first == nil || &first[0] != &hd.assets["main.wasm"].bodies[gzipIndex][0] {
 			t.Fatal("main.wasm was compressed again")
 		}
 	})
-	t.Run("GzipETagDiffersFromIdentity", func(t *testing.T) {
-		a := do(t, h, "GET", "/main.wasm", "", "Accept-Encoding", "gzip")
-		b := do(t, h, "GET", "/main.wasm", "")
-		if a.Header.Get("ETag") == b.Header.Get("ETag") {
-			t.Fatal("gzip and identity share an ETag")
-		}
-		c := do(t, h, "GET", "/main.wasm", "", "Accept-Encoding", "gzip", "If-None-Match", a.Header.Get("ETag"))
-		if c.StatusCode != http.StatusNotModified {
-			t.Fatalf("revalidating the gzip answer: %d", c.StatusCode)
+	t.Run("ETagsDifferByCoding", func(t *testing.T) {
+		h := New(Options{Static: pre})
+		tags := map[string]string{}
+		for _, accept := range []string{"br", "gzip", ""} {
+			a := do(t, h, "GET", "/main.wasm", "", "Accept-Encoding", accept)
+			tag := a.Header.Get("ETag")
+			if other, ok := tags[tag]; ok {
+				t.Fatalf("%q and %q share the ETag %s", other, accept, tag)
+			}
+			tags[tag] = accept
+			c := do(t, h, "GET", "/main.wasm", "", "Accept-Encoding", accept, "If-None-Match", tag)
+			if c.StatusCode != http.StatusNotModified {
+				t.Fatalf("revalidating the %q answer: %d", accept, c.StatusCode)
+			}
 		}
 	})
 }

@@ -10,6 +10,11 @@
 // serves both with wrangler dev on 127.0.0.1; `npx wrangler deploy`, from
 // this directory after `make worker`, deploys them.
 //
+// Workers static assets serve a file as it is, so entry.mjs, the worker's
+// entry, answers /main.wasm itself (wrangler.jsonc routes it there first):
+// with main.wasm.br or main.wasm.gz, written beside it by `make worker`,
+// sent as they are (encodeBody "manual"), the rest going to the Go program.
+//
 // Workers runs a new instance of the Go program for every request, so the
 // worker keeps no state between requests, and the limits of a run are
 // site's defaults ([site.DefaultLimits], [site.DefaultRunTimeout]); a

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/andybalholm/brotli"
 	"github.com/chromedp/chromedp"
 
 	"github.com/dagq/dagq/core/scenario"
@@ -38,6 +39,10 @@ import (
 // workerBudget is the most the worker's bundle may weigh gzipped: the
 // Workers free plan's limit, 3 MB (the paid plan allows 10 MB).
 const workerBudget = 3_000_000
+
+// wasmBudget is the most a browser may download of main.wasm: what package
+// site's TestWasmSizeBudget holds wq serve to.
+const wasmBudget = 1_350_000
 
 // client bounds every request: a worker that hangs fails the test in
 // time rather than stalling it.
@@ -93,6 +98,72 @@ func TestWorker(t *testing.T) {
 		wasm := get(t, base+"/main.wasm")
 		if wasm.code != http.StatusOK || wasm.Get("Content-Type") != "application/wasm" || !strings.HasPrefix(wasm.body, "\x00asm") {
 			t.Errorf("GET /main.wasm: %d, %q, %d bytes", wasm.code, wasm.Get("Content-Type"), len(wasm.body))
+		}
+	})
+
+	// Cloudflare's front line, which wrangler dev imitates, hands a worker
+	// every request with Accept-Encoding "br, gzip", and encodes what it
+	// answers for the client: it passes a brotli body through to a client
+	// that takes brotli, and re-encodes it for one that does not. Under
+	// wrangler dev it keeps the first of gzip and br in the client's list:
+	// gzip for Chromium ("gzip, deflate, br, zstd"), which therefore gets
+	// gzip here, compressed by wrangler.
+	t.Run("MainWasmIsPrecompressed", func(t *testing.T) {
+		wasm, err := os.ReadFile("build/assets/main.wasm")
+		if err != nil {
+			t.Fatal(err)
+		}
+		br, err := os.ReadFile("build/assets/main.wasm.br")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct{ accept, coding string }{
+			{"br, gzip", "br"},
+			{"br", "br"},
+			{"gzip", "gzip"},
+			{"identity", ""},
+		} {
+			req, _ := http.NewRequest(http.MethodGet, base+"/main.wasm", nil)
+			// Set by hand, the Go client leaves the body as it came.
+			req.Header.Set("Accept-Encoding", tt.accept)
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := resp.Header.Get("Content-Encoding")
+			if resp.StatusCode != http.StatusOK || got != tt.coding || resp.Header.Get("Content-Type") != "application/wasm" ||
+				resp.Header.Get("Vary") != "Accept-Encoding" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Fatalf("GET /main.wasm accepting %q: %s, Content-Encoding %q (want %q), Content-Type %q, Vary %q, X-Content-Type-Options %q",
+					tt.accept, resp.Status, got, tt.coding, resp.Header.Get("Content-Type"), resp.Header.Get("Vary"), resp.Header.Get("X-Content-Type-Options"))
+			}
+			plain, err := decode(got, raw)
+			if err != nil || !bytes.Equal(plain, wasm) {
+				t.Fatalf("GET /main.wasm accepting %q: the %q body does not decode to main.wasm (%v)", tt.accept, got, err)
+			}
+			t.Logf("GET /main.wasm accepting %q: %d bytes, %q", tt.accept, len(raw), got)
+			if got == "br" {
+				if !bytes.Equal(raw, br) {
+					t.Errorf("GET /main.wasm accepting %q: the brotli body (%d bytes) is not main.wasm.br (%d)", tt.accept, len(raw), len(br))
+				}
+				if len(raw) > wasmBudget {
+					t.Errorf("a browser downloads %d bytes of main.wasm from the worker (brotli), over the budget of %d", len(raw), wasmBudget)
+				}
+				// A browser revalidates what it has with the ETag it was given.
+				req.Header.Set("If-None-Match", resp.Header.Get("ETag"))
+				again, err := client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				again.Body.Close()
+				if resp.Header.Get("ETag") == "" || again.StatusCode != http.StatusNotModified {
+					t.Errorf("GET /main.wasm accepting %q, with its ETag %q: %s, want 304", tt.accept, resp.Header.Get("ETag"), again.Status)
+				}
+			}
 		}
 	})
 
@@ -162,6 +233,13 @@ func TestWorker(t *testing.T) {
 			if err != nil || n == 0 {
 				t.Errorf("%s: %d tasks drawn (%v)", path, n, err)
 			}
+			got, err := chromedp.Run(ctx, chromedp.Evaluate[int](`performance.getEntriesByType("resource")
+				.filter(e => e.name.endsWith("/main.wasm")).reduce((n, e) => Math.max(n, e.encodedBodySize), 0)`))
+			// Under wrangler dev, gzip, as MainWasmIsPrecompressed explains.
+			if err != nil || got == 0 || got >= 6_000_000 {
+				t.Errorf("%s: Chromium downloaded %d bytes of main.wasm (%v), not a compressed body", path, got, err)
+			}
+			t.Logf("%s: Chromium downloaded %d bytes of main.wasm", path, got)
 		}
 		states, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries(Array.from(
 			document.querySelectorAll('#graph g[data-task]'), g => [g.dataset.task, g.dataset.state]))`))
@@ -258,6 +336,23 @@ func readBody(resp *http.Response) (string, error) {
 	}
 	b, err := io.ReadAll(r)
 	return string(b), err
+}
+
+// decode returns body decoded from the content coding name ("", "br" or
+// "gzip").
+func decode(name string, body []byte) ([]byte, error) {
+	var r io.Reader = bytes.NewReader(body)
+	switch name {
+	case "br":
+		r = brotli.NewReader(r)
+	case "gzip":
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, err
+		}
+		r = zr
+	}
+	return io.ReadAll(r)
 }
 
 func clip(s string) string {
