@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/dagq/dagq/core"
@@ -31,17 +32,24 @@ type Options struct {
 	Tracer pgx.QueryTracer
 	// MaxConns caps the pool's connections; 0: pgxpool's default.
 	MaxConns int32
+	// Retention, when above 0, has the maintenance pass ([DB.Tick], which
+	// a Worker runs) delete each DAG finished (every task SUCCEEDED) longer
+	// ago than this, with everything of it (see [DB.DeleteDAG]); at most
+	// one sweep every 10 s per DB. 0: DAGs are kept until deleted.
+	Retention time.Duration
 }
 
 // DB is a dagq database: the tasks of any number of DAGs, each one a
 // [Queue]. Its methods hand out and settle tasks of every DAG, as workers
 // need; it is safe for concurrent use by many goroutines and processes.
 type DB struct {
-	pool    *pgxpool.Pool
-	virtual bool
-	clock   Clock
-	onEvent func(string, core.Event)
-	events  outbox
+	pool      *pgxpool.Pool
+	retention time.Duration
+	swept     atomic.Int64 // when the last retention sweep ran, Unix ns
+	virtual   bool
+	clock     Clock
+	onEvent   func(string, core.Event)
+	events    outbox
 }
 
 // Open connects to the database at url (a postgres:// URL or keyword/value
@@ -65,7 +73,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("durable: %w", err)
 	}
-	db := &DB{pool: pool, virtual: opts.VirtualClock, onEvent: opts.OnEvent}
+	db := &DB{pool: pool, virtual: opts.VirtualClock, onEvent: opts.OnEvent, retention: opts.Retention}
 	if !db.virtual {
 		db.clock = opts.Clock
 	}

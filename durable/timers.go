@@ -86,7 +86,8 @@ func (t *txn) advanceTo(to time.Duration) error {
 // order, each at its own time, as the virtual clock's Advance does (see
 // [Clock]). It returns how many DAGs it visited. Run it every so often
 // (a worker does, and a Complete, Fail or Heartbeat of an expired lease
-// expires that one itself). On the virtual clock it does nothing.
+// expires that one itself). Under Options.Retention it also deletes the
+// DAGs finished long enough ago. On the virtual clock it does nothing.
 //
 // It costs one statement to find the DAGs, and per DAG a transaction that
 // takes its lock and fires its timers, a few statements each.
@@ -114,6 +115,12 @@ func (db *DB) Tick(ctx context.Context) (int, error) {
 		})
 		if err != nil {
 			return 0, err
+		}
+	}
+	if last := db.swept.Load(); db.retention > 0 && time.Since(time.Unix(0, last)) >= 10*time.Second &&
+		db.swept.CompareAndSwap(last, time.Now().UnixNano()) {
+		if _, err := db.expireFinished(ctx, db.retention); err != nil {
+			return len(dags), err
 		}
 	}
 	return len(dags), nil
