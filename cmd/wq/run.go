@@ -28,6 +28,8 @@ Usage:
                                  run it against the durable queue in Postgres
                                  (a new DAG unless --dag names one): the same trace
   wq migrate URL                 create or update the durable queue's tables
+  wq db SUBCOMMAND URL ...       operate a durable queue: dags, show, dlq, redrive,
+                                 delete, migrate (wq db help says more)
   wq scenarios [NAME]            list the built-in scenarios, or print one's text
   wq strategies                  list the cycle-check strategies, the default marked
   wq svg [--step N|end] [--animate] [--strategy NAME] FILE|-
@@ -97,6 +99,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return runScript(rest, stdout, stderr)
 	case "migrate":
 		return migrateCmd(rest, stdout)
+	case "db":
+		return dbCmd(rest, stdout)
 	case "scenarios":
 		return scenarios(rest, stdout)
 	case "serve":
@@ -118,7 +122,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:
-		return usageError{fmt.Errorf("unknown command %q (want run, scenarios, strategies, svg, serve or help)", cmd)}
+		return usageError{fmt.Errorf("unknown command %q (want run, db, migrate, scenarios, strategies, svg, serve or help)", cmd)}
 	}
 }
 

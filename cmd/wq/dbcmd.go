@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/durable"
+)
+
+// dbUsage is the help of "wq db".
+const dbUsage = `wq db operates a durable queue's database:
+  wq db dags URL                 each DAG: its tasks by state, names awaited that never
+                                 arrived, its dead-letter queue, its age, its oldest READY
+  wq db show URL DAG             a DAG's tasks by state, what each waits on, the names
+                                 awaited that never arrived
+  wq db dlq URL DAG              a DAG's dead-letter queue, grouped by root cause
+  wq db redrive URL DAG (--group N|--match TEXT) [--preview] [--rate N/D]
+                                 redrive the DEAD tasks of a group (as dlq numbers them)
+                                 or whose error contains TEXT: at once, or N every D;
+                                 --preview says what it would do and changes nothing
+  wq db redrive URL DAG --cancel stop a redrive at a rate
+  wq db delete URL DAG           delete a DAG and everything of it
+  wq db migrate URL              create or update the tables (as wq migrate)
+`
+
+// dbCmd is "wq db".
+func dbCmd(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, dbUsage)
+		return usageError{errors.New("db needs a subcommand")}
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, dbUsage)
+		return nil
+	case "migrate":
+		return migrateCmd(rest, stdout)
+	case "dags", "show", "dlq", "redrive", "delete":
+	default:
+		return usageError{fmt.Errorf("unknown db subcommand %q (want dags, show, dlq, redrive, delete or migrate)", sub)}
+	}
+	fs := flag.NewFlagSet("wq db "+sub, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	group := fs.Int("group", 0, "")
+	match := fs.String("match", "", "")
+	preview := fs.Bool("preview", false, "")
+	rateFlag := fs.String("rate", "", "")
+	cancel := fs.Bool("cancel", false, "")
+	var pos []string
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return usageFlag(err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	want := "URL and DAG"
+	if sub == "dags" {
+		want = "URL"
+	}
+	if len(pos) != strings.Count(want, " ")/2+1 {
+		return usageError{fmt.Errorf("db %s takes %s (got %d arguments)", sub, want, len(pos))}
+	}
+	if sub != "redrive" && (*group != 0 || *match != "" || *preview || *rateFlag != "" || *cancel) {
+		return usageError{fmt.Errorf("--group, --match, --preview, --rate and --cancel go with db redrive")}
+	}
+	ctx := context.Background()
+	db, err := durable.Open(ctx, pos[0], durable.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if sub == "dags" {
+		return printDAGs(ctx, db, stdout)
+	}
+	dag := pos[1]
+	if sub == "delete" {
+		ok, err := db.DeleteDAG(ctx, dag)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("no DAG %q", dag)
+		}
+		fmt.Fprintf(stdout, "deleted %s\n", dag)
+		return nil
+	}
+	ok, err := db.HasDAG(ctx, dag)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("no DAG %q", dag)
+	}
+	q, err := db.Queue(ctx, dag, core.Config{MaxAttempts: 1}) // exists: its settings are kept
+	if err != nil {
+		return err
+	}
+	switch sub {
+	case "show":
+		return printShow(ctx, q, stdout)
+	case "dlq":
+		return printDLQ(ctx, q, stdout)
+	}
+	return redriveCmd(ctx, q, stdout, *group, *match, *preview, *rateFlag, *cancel)
+}
+
+// printDAGs prints dagq dags.
+func printDAGs(ctx context.Context, db *durable.DB, w io.Writer) error {
+	dags, err := db.DAGs(ctx)
+	if err != nil {
+		return err
+	}
+	if len(dags) == 0 {
+		fmt.Fprintln(w, "no DAGs")
+		return nil
+	}
+	fmt.Fprintf(w, "%-20s %7s %7s %7s %7s %9s %7s %7s %7s %5s %10s %12s\n",
+		"DAG", "PENDING", "READY", "RUNNING", "DELAYED", "SUCCEEDED", "DEAD", "BLOCKED", "AWAITED", "DLQ", "AGE", "OLDEST-READY")
+	for _, d := range dags {
+		oldest := "-"
+		if d.Counts[core.Ready] > 0 {
+			oldest = d.OldestReady.Round(time.Second).String()
+		}
+		fmt.Fprintf(w, "%-20s %7d %7d %7d %7d %9d %7d %7d %7d %5d %10s %12s\n", d.DAG,
+			d.Counts[core.Pending], d.Counts[core.Ready], d.Counts[core.Running], d.Counts[core.Delayed],
+			d.Counts[core.Succeeded], d.Counts[core.Dead], d.Counts[core.Blocked], d.Awaited, d.DLQ,
+			d.Age.Round(time.Second), oldest)
+	}
+	return nil
+}
+
+// printShow prints dagq show: the tasks by state, in core's order of
+// states, each with what it waits on.
+func printShow(ctx context.Context, q *durable.Queue, w io.Writer) error {
+	tasks, awaited, err := q.Tasks(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "DAG %s: %d tasks\n", q.DAG(), len(tasks))
+	for _, st := range core.States() {
+		var lines []string
+		for _, t := range tasks {
+			if t.State != st {
+				continue
+			}
+			line := "  " + t.Name
+			if len(t.WaitsOn) > 0 && st != core.Succeeded {
+				line += "  waits on " + strings.Join(t.WaitsOn, ", ")
+			}
+			lines = append(lines, line)
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s (%d)\n%s\n", st, len(lines), strings.Join(lines, "\n"))
+	}
+	if len(awaited) > 0 {
+		fmt.Fprintf(w, "awaited, never submitted (%d)\n  %s\n", len(awaited), strings.Join(awaited, "\n  "))
+	}
+	return nil
+}
+
+// printDLQ prints dagq dlq: the DEAD tasks grouped by the fingerprint of
+// their error, each group numbered as redrive --group takes it.
+func printDLQ(ctx context.Context, q *durable.Queue, w io.Writer) error {
+	groups, err := q.DeadLetterGroups(ctx)
+	if err != nil {
+		return err
+	}
+	if len(groups) == 0 {
+		fmt.Fprintf(w, "DAG %s: the dead-letter queue is empty\n", q.DAG())
+		return nil
+	}
+	for i, g := range groups {
+		fmt.Fprintf(w, "%d. %s\n", i+1, describeGroup(g))
+	}
+	return nil
+}
+
+// describeGroup is one group of dlq: its size, blast radius, example
+// error and tasks.
+func describeGroup(g core.DeadLetterGroup) string {
+	s := fmt.Sprintf("%d DEAD, blocking %d: %s\n   fingerprint %s\n   tasks: %s",
+		g.Count, g.BlastRadius, g.Example, g.Fingerprint, strings.Join(g.Tasks, ", "))
+	if len(g.Poisoned) > 0 {
+		s += "\n   poisoned (redrive skips them): " + strings.Join(g.Poisoned, ", ")
+	}
+	return s
+}
+
+// redriveCmd is dagq redrive.
+func redriveCmd(ctx context.Context, q *durable.Queue, w io.Writer, group int, match string, preview bool, rateFlag string, cancel bool) error {
+	if cancel {
+		if group != 0 || match != "" || preview || rateFlag != "" {
+			return usageError{errors.New("--cancel takes no other flag")}
+		}
+		if err := q.CancelRedrive(ctx); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "cancelled")
+		return nil
+	}
+	if (group != 0) == (match != "") {
+		return usageError{errors.New("redrive needs exactly one of --group N and --match TEXT")}
+	}
+	var rate core.Rate
+	if rateFlag != "" {
+		n, per, ok := strings.Cut(rateFlag, "/")
+		var err error
+		if rate.N, err = strconv.Atoi(n); ok && err == nil {
+			rate.Per, err = time.ParseDuration(per)
+		}
+		if !ok || err != nil || rate.N < 1 || rate.Per <= 0 {
+			return usageError{fmt.Errorf("--rate %q: want N/DURATION, such as 10/1s", rateFlag)}
+		}
+	}
+	sel := core.Selector{Contains: match}
+	if group != 0 {
+		groups, err := q.DeadLetterGroups(ctx)
+		if err != nil {
+			return err
+		}
+		if group < 1 || group > len(groups) {
+			return fmt.Errorf("there is no group %d: the dead-letter queue has %d", group, len(groups))
+		}
+		sel = core.Selector{Fingerprint: groups[group-1].Fingerprint}
+	}
+	if preview {
+		p, err := q.PreviewRedrive(ctx, sel)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "preview of redrive %s: to redrive %d, released %d, still blocked %d, poisoned and skipped %d\n",
+			p.Selector, len(p.Roots), p.Released, p.Blocked, len(p.Skipped))
+		for _, r := range p.Roots {
+			fmt.Fprintf(w, "  %s", r.Task)
+			if len(r.Release) > 0 {
+				fmt.Fprintf(w, "  releases %s", strings.Join(r.Release, ", "))
+			}
+			fmt.Fprintln(w)
+		}
+		return nil
+	}
+	job, err := q.RedriveMatching(ctx, sel, rate)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "redrive %s: tasks %d, poisoned and skipped %d", job.Selector, len(job.Tasks), len(job.Skipped))
+	if job.Finished {
+		fmt.Fprintf(w, ", %d redriven\n", job.Done)
+	} else {
+		fmt.Fprintf(w, ", %d redriven so far, %d every %v (redrive --cancel stops it)\n", job.Done, job.Rate.N, job.Rate.Per)
+	}
+	return nil
+}
