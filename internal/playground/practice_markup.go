@@ -206,7 +206,11 @@ func (s Summary) HTML() string {
 	if len(s.Missed) > 0 {
 		b.WriteString(`<ol class="missed">`)
 		for _, m := range s.Missed {
-			b.WriteString(`<li><a href="./` + esc(m.Link) + `" target="_blank" rel="noopener">step ` + strconv.Itoa(m.Step) + `: ` + esc(m.Command) +
+			label := "step " + strconv.Itoa(m.Step) + ": " + m.Command
+			if k := m.Question.Kind; k == AskWhy || k == AskPick {
+				label = "after step " + strconv.Itoa(m.Step) + ": " + m.Prompt
+			}
+			b.WriteString(`<li><a href="./` + esc(m.Link) + `" target="_blank" rel="noopener">` + esc(label) +
 				`</a><p class="why">` + esc(m.Topic.Name()+" — "+m.Why) + `</p></li>`)
 		}
 		b.WriteString(`</ol>`)
