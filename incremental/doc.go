@@ -28,8 +28,8 @@
 //     dependency goes at the front and a new task at the back, so chains in
 //     either direction and wide graphs cost one visit per edge. Worst case
 //     O((V+E) log V) per edge; on shuffled arrivals the affected regions grow with
-//     the graph (three random dependencies a task: about 34 visits a submit at
-//     10^4 tasks, 66 at 10^5; a shuffled lattice: about 780 and 7,600).
+//     the graph (three random dependencies a task: about 31 visits a submit at
+//     10^4 tasks, 68 at 10^5; a shuffled lattice: about 780 and 7,600).
 //
 //   - twoway, the default ([TwoWay]): it orders only the tasks that have
 //     arrived. A task nobody waits on goes at the back with no search, one
