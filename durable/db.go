@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/metric"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +38,10 @@ type Options struct {
 	// ago than this, with everything of it (see [DB.DeleteDAG]); at most
 	// one sweep every 10 s per DB. 0: DAGs are kept until deleted.
 	Retention time.Duration
+	// MeterProvider, when set, receives the DB's metrics through
+	// OpenTelemetry's metric API (see metrics.go for the instruments);
+	// nil: none are made, and recording them costs a nil check.
+	MeterProvider metric.MeterProvider
 }
 
 // DB is a dagq database: the tasks of any number of DAGs, each one a
@@ -45,6 +50,7 @@ type Options struct {
 type DB struct {
 	pool      *pgxpool.Pool
 	retention time.Duration
+	metrics   *metrics
 	swept     atomic.Int64 // when the last retention sweep ran, Unix ns
 	virtual   bool
 	clock     Clock
@@ -76,6 +82,10 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	db := &DB{pool: pool, virtual: opts.VirtualClock, onEvent: opts.OnEvent, retention: opts.Retention}
 	if !db.virtual {
 		db.clock = opts.Clock
+	}
+	if db.metrics, err = newMetrics(db, opts.MeterProvider); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("durable: metrics: %w", err)
 	}
 	return db, nil
 }
@@ -145,6 +155,7 @@ func (db *DB) run(ctx context.Context, dag string, ob *outbox, deliver func(core
 		}
 		if err == nil {
 			err = t.after
+			db.metrics.committed(dag, t.events)
 		}
 		ob.send(t.events, deliver)
 		return err

@@ -57,7 +57,7 @@ func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
 		args = append(args, dag)
 	}
 	rows, err := q.Query(ctx, `WITH picked AS (
-			SELECT dag, name, ready_seq FROM dagq_tasks
+			SELECT dag, name, ready_seq, changed FROM dagq_tasks
 			WHERE state = 'READY' `+filter+`
 			ORDER BY ready_seq LIMIT $1 FOR UPDATE SKIP LOCKED),
 		clock AS (
@@ -72,7 +72,7 @@ func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
 		WHERE t.dag = p.dag AND t.name = p.name
 		RETURNING t.dag, t.name, t.attempts, t.lease, coalesce(t.timer_at, 0), p.ready_seq, c.now,
 			EXISTS (SELECT 1 FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name),
-			t.args, cardinality(t.deps) > 0`, args...)
+			t.args, cardinality(t.deps) > 0, extract(epoch FROM clock_timestamp() - p.changed)::float8`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -85,10 +85,12 @@ func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
 	for rows.Next() {
 		var g got
 		var lease, deadline, now int64
+		var waited float64
 		if err := rows.Scan(&g.h.lease.DAG, &g.h.lease.Task, &g.h.lease.Attempt, &lease, &deadline, &g.seq, &now, &g.h.dependents,
-			&g.h.args, &g.h.waits); err != nil {
+			&g.h.args, &g.h.waits, &waited); err != nil {
 			return nil, err
 		}
+		db.metrics.handedOut(g.h.lease.DAG, time.Duration(waited*float64(time.Second)))
 		g.h.lease.ID, g.h.lease.Deadline, g.h.now = uint64(lease), time.Duration(deadline), time.Duration(now)
 		out = append(out, g)
 	}
@@ -234,6 +236,7 @@ func (db *DB) complete(ctx context.Context, dag string, l core.Lease, ob *outbox
 		return err
 	}
 	if len(events) > 0 {
+		db.metrics.committed(dag, events)
 		ob.send(events, deliver)
 		return nil
 	}
@@ -327,6 +330,7 @@ func (db *DB) CompleteBatch(ctx context.Context, leases []Lease) []error {
 	}
 	for i, l := range leases {
 		if len(events[i]) > 0 {
+			db.metrics.committed(l.DAG, events[i])
 			db.events.send(events[i], db.deliverer(l.DAG))
 			continue
 		}

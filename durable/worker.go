@@ -448,7 +448,9 @@ func (w *Worker) schedule(ctx context.Context, due *time.Timer) {
 func (w *Worker) handle(hctx, life context.Context, r *inHand, g *gate, comp *completer, free func()) {
 	defer r.cancel(nil)
 	beat := w.heartbeat(hctx, r)
+	began := time.Now()
 	err := w.run(hctx, r.task)
+	w.db.metrics.ran(r.task.DAG, time.Since(began), err)
 	beat()
 	claimed := g.claim(r)
 	free()

@@ -50,6 +50,7 @@ func (db *DB) completeBatch(ctx context.Context, dag string, leases []Lease) (un
 			unmatched = append(unmatched, l)
 		}
 	}
+	db.metrics.committed(dag, events)
 	db.events.send(events, db.deliverer(dag))
 	return unmatched, nil
 }
