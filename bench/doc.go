@@ -14,8 +14,21 @@
 // gonum simple.DirectedGraph and topo.Sorts it once (the cost of one offline
 // O(V+E) pass), heimdalr and dominikbraun check a cycle on every edge.
 //
-// A combination predicted to take too long is skipped with its prediction
-// (see [Predict]).
+// A quadratic combination predicted to take too long is skipped with its
+// prediction (see [Skip]); -bench.all runs it anyway.
+//
+// To compare dfs, pk and twoway on chain and wide at n = 10⁴ (about two
+// minutes on a 2-core machine), ten interleaved runs into
+// results/cmp.txt, and benchstat's table of them, from the module's root:
+//
+//	make bench BENCH='^BenchmarkSubmit$$/^strategy=(dfs|pk|twoway)$$/^shape=(chain|wide)$$/^n=10000$$' COUNT=10 NAME=cmp
+//	go tool benchstat -col /strategy -row /shape bench/results/cmp.txt
+//
+// A subset like this writes its report beside its results
+// (results/cmp.md) and leaves RESULTS.md and the plots alone. Every level
+// of a pattern is anchored: n=10000 alone would match 10⁵ and 10⁶ too,
+// shape=chain chain-reverse. make bench-check guards the core's speed
+// against a committed baseline (see the Makefile).
 //
 // The durable queue is measured on Postgres beside River, the Go job queue
 // on Postgres, tuned as River's own benchmark tunes it:
