@@ -152,12 +152,12 @@ func (q *Queue) PreviewRedrive(sel Selector) RedrivePreview {
 				break
 			}
 			if dn.state == blocked {
-				root = dn.root
+				root = q.dl[d].root
 				break
 			}
 		}
 		vroot[w] = root
-		rp := &p.Roots[at[q.nodes[w].root]]
+		rp := &p.Roots[at[q.dl[w].root]]
 		if root < 0 {
 			rp.Release = append(rp.Release, q.nodes[w].name)
 			p.Released++
@@ -183,10 +183,10 @@ func (q *Queue) PreviewRedrive(sel Selector) RedrivePreview {
 // yet.
 func (q *Queue) match(sel Selector) (roots, poisoned []int32) {
 	q.eachDeadLetter(func(v int32) {
-		n := &q.nodes[v]
-		if n.state != dead {
+		if q.nodes[v].state != dead {
 			return
 		}
+		n := &q.dl[v]
 		if sel.Fingerprint != "" && q.fingerprint(v) != sel.Fingerprint ||
 			sel.Contains != "" && !strings.Contains(n.errText, sel.Contains) {
 			return
@@ -293,7 +293,7 @@ func (q *Queue) redriveBatch() {
 	for j.pos < len(j.tasks) && len(batch) < n {
 		v := j.tasks[j.pos]
 		j.pos++
-		if q.nodes[v].state == dead && !q.nodes[v].poisoned {
+		if q.nodes[v].state == dead && !q.dl[v].poisoned {
 			batch = append(batch, v)
 		} else {
 			j.gone++

@@ -53,20 +53,21 @@ func (q *Queue) enterDLQ(v int32) bool {
 	d := &q.dlq
 	d.next++
 	d.entries = append(d.entries, dlqEntry{v, d.next})
-	q.nodes[v].dlqEntry = d.next
-	q.nodes[v].entered = q.now
+	dn := q.dlOf(v)
+	dn.dlqEntry = d.next
+	dn.entered = q.now
 	d.live++
 	return q.alert.entries > 0 && q.noteEntry()
 }
 
 func (q *Queue) leaveDLQ(v int32) {
-	q.nodes[v].dlqEntry = 0
+	q.dl[v].dlqEntry = 0
 	d := &q.dlq
 	d.live--
 	if len(d.entries) > 64 && d.live*2 < len(d.entries) {
 		kept := d.entries[:0]
 		for _, e := range d.entries {
-			if q.nodes[e.v].dlqEntry == e.no {
+			if q.dl[e.v].dlqEntry == e.no {
 				kept = append(kept, e)
 			}
 		}
@@ -88,7 +89,7 @@ func (q *Queue) DeadLetters() []DeadLetter {
 // eachDeadLetter calls f with each live entry of the DLQ, in order.
 func (q *Queue) eachDeadLetter(f func(v int32)) {
 	for _, e := range q.dlq.entries {
-		if q.nodes[e.v].dlqEntry == e.no {
+		if q.dl[e.v].dlqEntry == e.no {
 			f(e.v)
 		}
 	}
@@ -96,22 +97,22 @@ func (q *Queue) eachDeadLetter(f func(v int32)) {
 
 // deadLetter builds the entry of v, DEAD or BLOCKED.
 func (q *Queue) deadLetter(v int32) DeadLetter {
-	n := &q.nodes[v]
+	n, dn := &q.nodes[v], &q.dl[v]
 	d := DeadLetter{Task: n.name, Reason: q.reason(v), State: n.state.State(),
-		Entered: n.entered, Attempts: int(n.attempts)}
+		Entered: dn.entered, Attempts: int(n.attempts)}
 	if n.state == blocked {
-		d.Root = q.nodes[n.root].name
+		d.Root = q.nodes[dn.root].name
 		return d
 	}
-	d.Error, d.Fingerprint = n.errText, q.fingerprint(v)
-	d.BlastRadius, d.Poisoned = int(n.blocks), n.poisoned
+	d.Error, d.Fingerprint = dn.errText, q.fingerprint(v)
+	d.BlastRadius, d.Poisoned = int(dn.blocks), dn.poisoned
 	return d
 }
 
 // fingerprint returns the fingerprint of the DEAD task v's error, computing
 // it the first time.
 func (q *Queue) fingerprint(v int32) string {
-	n := &q.nodes[v]
+	n := &q.dl[v]
 	if !n.fpOK {
 		n.fp, n.fpOK = Fingerprint(n.errText), true
 	}
@@ -120,11 +121,10 @@ func (q *Queue) fingerprint(v int32) string {
 
 // reason returns the DLQ reason of a DEAD or BLOCKED task.
 func (q *Queue) reason(v int32) string {
-	n := &q.nodes[v]
-	if n.state == blocked {
-		return "blocked by " + q.nodes[n.root].name
+	if q.nodes[v].state == blocked {
+		return "blocked by " + q.nodes[q.dl[v].root].name
 	}
-	return n.reason
+	return q.dl[v].reason
 }
 
 // deathReason formats the reason of a task that failed its last attempt,

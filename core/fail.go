@@ -48,10 +48,11 @@ func (q *Queue) fail(v int32, err error) State {
 		q.move(v, ready, -1, Event{Kind: EventRetried, Attempt: int(n.attempts), Reason: msg})
 		return Ready
 	}
-	n.reason = deathReason(n.attempts, err, permanent)
-	n.errText, n.fp, n.fpOK = msg, "", false
-	n.poisoned = q.poisonAfter > 0 && n.redrives >= q.poisonAfter
-	q.move(v, dead, -1, Event{Kind: EventDead, Attempt: int(n.attempts), Reason: n.reason, Error: msg, Poisoned: n.poisoned})
+	dn := q.dlOf(v)
+	dn.reason = deathReason(n.attempts, err, permanent)
+	dn.errText, dn.fp, dn.fpOK = msg, "", false
+	dn.poisoned = q.poisonAfter > 0 && dn.redrives >= q.poisonAfter
+	q.move(v, dead, -1, Event{Kind: EventDead, Attempt: int(n.attempts), Reason: dn.reason, Error: msg, Poisoned: dn.poisoned})
 	q.blockWave(v, v)
 	return Dead
 }

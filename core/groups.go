@@ -25,10 +25,10 @@ func (q *Queue) DeadLetterGroups() []DeadLetterGroup {
 	at := map[string]int{} // fingerprint → index in out
 	byText := map[string]string{}
 	q.eachDeadLetter(func(v int32) {
-		n := &q.nodes[v]
-		if n.state != dead {
+		if q.nodes[v].state != dead {
 			return
 		}
+		n := &q.dl[v]
 		if !n.fpOK {
 			fp, ok := byText[n.errText]
 			if !ok {
@@ -46,10 +46,10 @@ func (q *Queue) DeadLetterGroups() []DeadLetterGroup {
 		g := &out[i]
 		g.Count++
 		g.Last = max(g.Last, n.entered)
-		g.Tasks = append(g.Tasks, n.name)
+		g.Tasks = append(g.Tasks, q.nodes[v].name)
 		g.BlastRadius += int(n.blocks)
 		if n.poisoned {
-			g.Poisoned = append(g.Poisoned, n.name)
+			g.Poisoned = append(g.Poisoned, q.nodes[v].name)
 		}
 	})
 	return out

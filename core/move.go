@@ -23,14 +23,14 @@ func (q *Queue) move(v int32, to code, root int32, e Event) {
 		panic(fmt.Sprintf("core: %s cannot go from %q to %q", n.name, from.State(), to.State()))
 	}
 	if from == blocked {
-		q.nodes[n.root].blocks--
+		d := &q.dl[v]
+		q.dl[d.root].blocks--
+		d.root = -1
 	}
 	n.state = to
 	if to == blocked {
-		n.root = root
-		q.nodes[root].blocks++
-	} else {
-		n.root = -1
+		q.dlOf(v).root = root
+		q.dlOf(root).blocks++
 	}
 	if n.timer != 0 {
 		q.clearTimer(v)

@@ -49,11 +49,11 @@ func (q *Queue) redriveOne(task string, force bool) error {
 	if n.state != dead {
 		return &TaskError{Task: task, Err: ErrNotDead}
 	}
-	if n.poisoned && !force {
+	if q.dl[r].poisoned && !force {
 		return &TaskError{Task: task, Err: ErrPoisoned}
 	}
 	if force {
-		n.redrives = -1 // redriveRoots counts this one: 0 after
+		q.dl[r].redrives = -1 // redriveRoots counts this one: 0 after
 	}
 	q.roots = append(q.roots[:0], r)
 	q.redriveRoots(q.roots)
@@ -74,8 +74,9 @@ func (q *Queue) redriveOne(task string, force bool) error {
 // to [Stats.RedriveVisits].
 func (q *Queue) redriveRoots(roots []int32) {
 	for _, r := range roots {
-		n := &q.nodes[r]
-		n.attempts, n.reason, n.errText, n.fp, n.fpOK, n.poisoned = 0, "", "", "", false, false
+		q.nodes[r].attempts = 0
+		n := &q.dl[r]
+		n.reason, n.errText, n.fp, n.fpOK, n.poisoned = "", "", "", false, false
 		n.redrives++
 		q.move(r, ready, -1, Event{Kind: EventRedriven})
 	}
@@ -123,7 +124,7 @@ func (q *Queue) collectRegion(roots []int32) (region []int32, k int) {
 		for _, w := range q.nodes[region[i]].dependents {
 			q.dlqVisits++
 			d := &q.nodes[w]
-			if d.state != blocked || q.mark[d.root] != q.stamp {
+			if d.state != blocked || q.mark[q.dl[w].root] != q.stamp {
 				continue
 			}
 			if q.mark[w] != q.stamp {
@@ -148,7 +149,7 @@ func (q *Queue) decide(w int32) {
 			q.move(w, blocked, d, Event{Kind: EventRerooted})
 			return
 		case blocked:
-			q.move(w, blocked, dn.root, Event{Kind: EventRerooted})
+			q.move(w, blocked, q.dl[d].root, Event{Kind: EventRerooted})
 			return
 		}
 	}

@@ -60,7 +60,7 @@ func (q *Queue) Info(task string) (TaskInfo, bool) {
 	n := &q.nodes[v]
 	info := TaskInfo{State: n.state.State(), Deps: q.names(n.deps), Attempts: int(n.attempts)}
 	info.Timer, _ = q.timerOf(v)
-	if n.dlqEntry != 0 {
+	if q.inDLQ(v) {
 		d := q.deadLetter(v)
 		info.DeadLetter = &d
 	}

@@ -94,7 +94,7 @@ func (q *Queue) add(v int32, ids []int32, visits uint64) {
 			}
 		case blocked:
 			if root < 0 {
-				root = d.root
+				root = q.dl[w].root
 			}
 		}
 		n.waiting++
