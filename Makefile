@@ -4,7 +4,7 @@
 GO      ?= go
 WASMDIR := site/static
 
-.PHONY: run test vet lint fmt wasm wq fuzz clean chromium worker worker-dev worker-npm
+.PHONY: run test vet lint hooks fmt wasm wq fuzz clean chromium worker worker-dev worker-npm
 
 ## run: build the playground and serve it on ADDR (default 127.0.0.1:8080, this machine only;
 ## ADDR=:8080 opens it to every interface): open http://localhost:8080
@@ -48,6 +48,11 @@ lint:
 	GOOS=js GOARCH=wasm $$sc -tags dagq_noembed ./site/worker && \
 	GOOS=js GOARCH=wasm $$ec -ignoretests -exclude errcheck.excludes ./wasm && \
 	GOOS=js GOARCH=wasm $$ec -ignoretests -exclude errcheck.excludes -tags dagq_noembed ./site/worker
+
+## hooks: make git run the repository's hooks (.githooks): commit-msg refuses a commit whose
+## subject is over 72 characters
+hooks:
+	git config core.hooksPath .githooks
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
