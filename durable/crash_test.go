@@ -316,7 +316,7 @@ func TestCrashWorkerKilled(t *testing.T) {
 	}
 	defer db.Close()
 	const n = 80
-	q, err := db.Queue(ctx, "crash", core.Config{MaxAttempts: 3, LeaseTimeout: time.Second})
+	q, err := db.Queue(ctx, "crash", core.Config{MaxAttempts: 3, LeaseTimeout: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/jackc/pgx/v5"
 	"hash/fnv"
 	"sync"
 
@@ -11,7 +12,8 @@ import (
 )
 
 // Sharded spreads DAGs over several databases, the shards: each DAG lives
-// in exactly one, chosen by a hash of its id, so that every operation on a
+// in exactly one, chosen by a hash of its id when it is first opened and
+// recorded then (see [Sharded.Locate]), so that every operation on a
 // DAG (a submit's cycle check, a completion's decrements, a death's
 // blocking wave) is one transaction in one database, as on a single [DB].
 // A dependency never crosses DAGs, and so never crosses databases: a
@@ -27,6 +29,7 @@ type Sharded struct {
 	shards []*DB
 	mu     sync.Mutex
 	queues map[string]*Queue
+	placed map[string]int // where DAGs live, as Locate found them
 }
 
 // NewSharded returns a Sharded over dbs, in this order: the order is part
@@ -36,7 +39,7 @@ func NewSharded(dbs ...*DB) (*Sharded, error) {
 	if len(dbs) == 0 {
 		return nil, errors.New("durable: a sharded queue needs at least one database")
 	}
-	return &Sharded{shards: dbs, queues: map[string]*Queue{}}, nil
+	return &Sharded{shards: dbs, queues: map[string]*Queue{}, placed: map[string]int{}}, nil
 }
 
 // OpenSharded opens (and migrates) a DB for each url, with opts, and
@@ -66,20 +69,82 @@ func (s *Sharded) Close() {
 // Shards returns the databases, in routing order.
 func (s *Sharded) Shards() []*DB { return s.shards }
 
-// Shard returns the index of the shard that holds dag.
+// Shard returns the index of the shard a new DAG goes to: the jump hash of
+// its id over the shards. Where a DAG lives once opened is recorded (see
+// [Sharded.Locate]), and that record, not this hash, routes it after.
 func (s *Sharded) Shard(dag string) int {
 	h := fnv.New64a()
 	h.Write([]byte(dag))
 	return jumpHash(h.Sum64(), len(s.shards))
 }
 
-// DB returns the database that holds dag.
-func (s *Sharded) DB(dag string) *DB { return s.shards[s.Shard(dag)] }
+// Locate returns the index of the shard that holds dag, as recorded in the
+// first shard's dagq_placement (the directory). A DAG not recorded yet is
+// recorded where it already is, if a shard holds it (one made before
+// placements were recorded), else where Shard puts it: so adding a
+// database moves no DAG, and never makes a second copy of one. Of two
+// processes that record a DAG at once, the first wins and both get its
+// answer. A DAG recorded in a shard beyond those given is an error. Cached
+// per Sharded: one statement the first time (a few more to record it),
+// none after.
+func (s *Sharded) Locate(ctx context.Context, dag string) (int, error) {
+	s.mu.Lock()
+	i, ok := s.placed[dag]
+	s.mu.Unlock()
+	if ok {
+		return i, nil
+	}
+	dir := s.shards[0].pool
+	err := dir.QueryRow(ctx, "SELECT shard FROM dagq_placement WHERE dag = $1", dag).Scan(&i)
+	if errors.Is(err, pgx.ErrNoRows) {
+		i = -1
+		for k, db := range s.shards {
+			ok, err := db.HasDAG(ctx, dag)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				i = k
+				break
+			}
+		}
+		if i < 0 {
+			i = s.Shard(dag)
+		}
+		if _, err := dir.Exec(ctx, "INSERT INTO dagq_placement (dag, shard) VALUES ($1, $2) ON CONFLICT (dag) DO NOTHING", dag, i); err != nil {
+			return 0, fmt.Errorf("durable: %w", err)
+		}
+		err = dir.QueryRow(ctx, "SELECT shard FROM dagq_placement WHERE dag = $1", dag).Scan(&i)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("durable: %w", err)
+	}
+	if i < 0 || i >= len(s.shards) {
+		return 0, fmt.Errorf("durable: the DAG %q lives in shard %d, and %d shards were given", dag, i, len(s.shards))
+	}
+	s.mu.Lock()
+	s.placed[dag] = i
+	s.mu.Unlock()
+	return i, nil
+}
+
+// DB returns the database that holds dag (see [Sharded.Locate]).
+func (s *Sharded) DB(ctx context.Context, dag string) (*DB, error) {
+	i, err := s.Locate(ctx, dag)
+	if err != nil {
+		return nil, err
+	}
+	return s.shards[i], nil
+}
 
 // Queue opens dag's queue in its shard, as [DB.Queue] does, and keeps the
 // handle for Submit.
 func (s *Sharded) Queue(ctx context.Context, dag string, cfg core.Config) (*Queue, error) {
-	q, err := s.DB(dag).Queue(ctx, dag, cfg)
+	db, err := s.DB(ctx, dag)
+	if err != nil {
+		return nil, err
+	}
+	q, err := db.Queue(ctx, dag, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -135,17 +200,29 @@ func (s *Sharded) Submit(ctx context.Context, task TaskRef, deps ...TaskRef) err
 
 // Complete completes a lease in its DAG's shard (see [DB.Complete]).
 func (s *Sharded) Complete(ctx context.Context, l Lease) error {
-	return s.DB(l.DAG).Complete(ctx, l)
+	db, err := s.DB(ctx, l.DAG)
+	if err != nil {
+		return err
+	}
+	return db.Complete(ctx, l)
 }
 
 // Fail fails a lease in its DAG's shard (see [DB.Fail]).
 func (s *Sharded) Fail(ctx context.Context, l Lease, cause error) (core.State, error) {
-	return s.DB(l.DAG).Fail(ctx, l, cause)
+	db, err := s.DB(ctx, l.DAG)
+	if err != nil {
+		return "", err
+	}
+	return db.Fail(ctx, l, cause)
 }
 
 // Heartbeat renews a lease in its DAG's shard (see [DB.Heartbeat]).
 func (s *Sharded) Heartbeat(ctx context.Context, l Lease) (Lease, error) {
-	return s.DB(l.DAG).Heartbeat(ctx, l)
+	db, err := s.DB(ctx, l.DAG)
+	if err != nil {
+		return Lease{}, err
+	}
+	return db.Heartbeat(ctx, l)
 }
 
 // Run runs a [Worker] on every shard, each with opts (so opts.Workers

@@ -33,7 +33,11 @@ func TestShardedOpensSettlesAndCloses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	leases, err := s.DB(dag).NextBatch(bg, 2)
+	db, err := s.DB(bg, dag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leases, err := db.NextBatch(bg, 2)
 	if err != nil || len(leases) != 2 {
 		t.Fatalf("NextBatch: %d leases, %v", len(leases), err)
 	}

@@ -125,7 +125,11 @@ func TestSharded(t *testing.T) {
 		}
 		t.Log(err)
 		var n int
-		if err := s.DB("order-0").Pool().QueryRow(ctx, "SELECT count(*) FROM dagq_tasks WHERE name = 'ship'").Scan(&n); err != nil || n != 0 {
+		db0, err := s.DB(ctx, "order-0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db0.Pool().QueryRow(ctx, "SELECT count(*) FROM dagq_tasks WHERE name = 'ship'").Scan(&n); err != nil || n != 0 {
 			t.Errorf("the refused submit left %d rows (%v)", n, err)
 		}
 	})
@@ -133,6 +137,62 @@ func TestSharded(t *testing.T) {
 	t.Run("AnUnopenedDAGIsRefused", func(t *testing.T) {
 		if err := s.Submit(bg, durable.TaskRef{DAG: "never-opened", Name: "a"}); err == nil {
 			t.Error("a submit to a DAG never opened was accepted")
+		}
+	})
+
+	t.Run("AddingAShardMovesNoDAG", func(t *testing.T) {
+		// A DAG made in the second shard before placements were recorded,
+		// whatever the hash says.
+		legacy, err := dbs[1].Queue(ctx, "legacy", core.Config{MaxAttempts: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := legacy.Submit(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		extra := openDB(t, durable.Options{})
+		s3, err := durable.NewSharded(dbs[0], dbs[1], extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moved := 0
+		for _, dag := range append(dagNames, "legacy") {
+			if s3.Shard(dag) != s.Shard(dag) {
+				moved++ // the hash would move it: the record must not
+			}
+			was, err := s.Locate(ctx, dag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dag == "legacy" {
+				was = 1
+			}
+			if now, err := s3.Locate(ctx, dag); err != nil || now != was {
+				t.Errorf("with a third shard %s is located in %d (%v), want %d where it lives", dag, now, err, was)
+			}
+			q, err := s3.Queue(ctx, dag, core.Config{MaxAttempts: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dag != "legacy" {
+				if n := length(t, q); n != 4 {
+					t.Errorf("%s opened with a third shard has %d tasks, want its 4", dag, n)
+				}
+				if err := s3.Submit(ctx, durable.TaskRef{DAG: dag, Name: "fetch"}); !errors.Is(err, core.ErrDuplicate) {
+					t.Errorf("fetch submitted again to %s with a third shard: %v, want ErrDuplicate", dag, err)
+				}
+			}
+		}
+		t.Logf("%d of %d DAGs would have moved by the hash alone", moved, len(dagNames)+1)
+		if moved == 0 {
+			t.Error("no DAG would have moved by the hash: the test shows nothing")
+		}
+		if _, err := dbs[1].DeleteDAG(ctx, "legacy"); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := extra.Pool().QueryRow(ctx, "SELECT count(*) FROM dagq_dags").Scan(&n); err != nil || n != 0 {
+			t.Errorf("the new shard holds %d DAGs (%v), want none", n, err)
 		}
 	})
 
