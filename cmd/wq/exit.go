@@ -13,8 +13,8 @@ const (
 	exitFailed = 1 // an expect failed, or the server could not run
 	exitUsage  = 2 // the command line is wrong
 	exitSyntax = 3 // the script does not parse
-	exitIO     = 4 // reading the script or writing the trace failed
-	exitLimit  = 5 // a limit stopped the run
+	exitIO     = 4 // reading the script or writing the trace failed (a closed pipe too)
+	exitLimit  = 5 // a limit stopped the run, or the script is longer than --max-bytes
 )
 
 // usageError is a command line that wq cannot follow.
@@ -44,7 +44,7 @@ func exitCode(err error) int {
 		return exitSyntax
 	case errors.As(err, &io):
 		return exitIO
-	case errors.As(err, &limit):
+	case errors.As(err, &limit), errors.Is(err, errScriptSize):
 		return exitLimit
 	}
 	return exitFailed

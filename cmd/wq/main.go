@@ -17,11 +17,17 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
+	// A reader that goes away (wq run … | head) makes a write fail with
+	// EPIPE rather than kill wq with SIGPIPE: wq then stops quietly, with
+	// the I/O exit status.
+	signal.Ignore(syscall.SIGPIPE)
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, syscall.EPIPE) {
 		fmt.Fprintln(os.Stderr, "wq:", err)
 	}
 	os.Exit(exitCode(err))

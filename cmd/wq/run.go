@@ -22,8 +22,9 @@ const usage = `wq runs dagq scenarios: a work queue with task dependencies, retr
 a dead-letter queue and a cycle check on every submit.
 
 Usage:
-  wq run [--json] [--strategy NAME] [LIMITS] FILE|-   run a scenario (- reads stdin), printing
-                                                      each command's result as it runs
+  wq run [--json] [--strategy NAME] [LIMITS] [--max-bytes N] FILE|-
+                                 run a scenario (- reads stdin), printing
+                                 each command's result as it runs
   wq run --db URL [--dag NAME] [--json] FILE|-
                                  run it against the durable queue in Postgres
                                  (a new DAG unless --dag names one): the same trace
@@ -40,11 +41,15 @@ Usage:
   wq help                        print this text
 
 LIMITS bound what one run may do; a run that reaches one stops, and its trace
-ends with a line that says which (0 means no limit):
-  --max-tasks N    tasks submitted       (run: 1000000; serve: 100000)
-  --max-steps N    commands run          (run: none;    serve: 100000)
-  --max-events N   state changes         (run: none;    serve: 2000000)
-  --max-output N   bytes of trace        (run: none;    serve: 67108864)
+ends with a line that says which (0 means no limit; a negative one is refused):
+  --max-tasks N    tasks submitted       (run: 100000; serve: 100000)
+  --max-steps N    commands run          (run: none;   serve: 100000)
+  --max-events N   state changes         (run: none;   serve: 2000000)
+  --max-output N   bytes of trace        (run: none;   serve: 67108864)
+wq run and wq svg read at most --max-bytes N of script (default 67108864), from
+a file or standard input; a longer script stops them before anything runs.
+With the defaults, wq run stays under 512 MB whatever the script; a task name
+is at most 256 bytes.
 
 A scenario is one command a line ('#' starts a comment; durations are Go's,
 250ms, 30s, 2m):
@@ -83,7 +88,9 @@ Operating the dead-letter queue:
 
 Exit status: 0 the run went through; 1 an expect failed (or the server or the
 database failed); 2 the command line is wrong; 3 the script does not parse; 4
-reading the script or writing the trace failed; 5 a limit stopped the run.
+reading the script or writing the trace failed (a reader that went away, as
+head does, ends wq quietly with 4); 5 a limit stopped the run, or the script
+is longer than --max-bytes.
 
 Try: wq scenarios diamond-redrive | wq run -
 `
@@ -126,10 +133,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 }
 
-// runLimits are the limits of "wq run" unless its flags say otherwise: a
-// million tasks keep a run within about 1 GB whatever the script does; the
-// trace is streamed, so steps, events and output cost no memory.
-var runLimits = scenario.Limits{Tasks: 1_000_000}
+// runLimits are the limits of "wq run" unless its flags say otherwise:
+// with a script of at most --max-bytes (64 MiB by default), 100,000 tasks
+// keep a run under 512 MB whatever the script does (a death that blocks
+// them all holds an event for each while its step is written); the trace
+// is streamed, so steps and output cost no memory.
+var runLimits = scenario.Limits{Tasks: 100_000}
 
 // runScript is "wq run". Flags may come before or after the file.
 //
@@ -145,13 +154,18 @@ func runScript(args []string, stdout, stderr io.Writer) (result error) {
 	dbURL := fs.String("db", "", "run against the durable queue in this Postgres database")
 	dag := fs.String("dag", "", "with --db: the DAG to run in (default: a new one)")
 	lim := limitFlags(fs, runLimits)
+	most := fs.Int64("max-bytes", maxBytes, "most bytes of script to read, from a file or standard input")
 	name, err := oneFile(fs, args)
 	if err != nil {
 		return err
 	}
-	src, err := readScript(name)
+	if err := checkLimits(lim); err != nil {
+		return err
+	}
+	boundMemory()
+	src, err := readScript(name, *most)
 	if err != nil {
-		return ioError{err}
+		return err
 	}
 	opt := scenario.Options{Strategy: *strategy}
 	if *dbURL != "" {
@@ -219,23 +233,63 @@ func oneFile(fs *flag.FlagSet, args []string) (string, error) {
 }
 
 // readScript reads a script from a file, or from stdin for "-", into one
-// string without a second copy.
-func readScript(name string) (string, error) {
-	var b strings.Builder
-	r := stdin
+// string, and at most most bytes of it: a longer script is a sizeError,
+// read no further. It fails with an ioError when it cannot read, or a
+// usageError for a most below 1.
+//
+// A regular file's size is known: it is read into a string of that size.
+// Standard input is read in chunks of 1 MiB, then copied into one string:
+// reading it takes at most about 2 × most bytes, never a buffer doubled
+// past most.
+func readScript(name string, most int64) (string, error) {
+	if most < 1 {
+		return "", usageError{fmt.Errorf("--max-bytes %d must be at least 1", most)}
+	}
+	r := io.LimitReader(stdin, most+1)
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return "", err
+			return "", ioError{err}
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if st.Size() > most {
+				return "", sizeError{name, most}
+			}
+			var b strings.Builder
 			b.Grow(int(st.Size()) + 1)
+			if _, err := io.Copy(&b, io.LimitReader(f, most+1)); err != nil {
+				return "", ioError{err}
+			}
+			if int64(b.Len()) > most {
+				return "", sizeError{name, most} // it grew while read
+			}
+			return b.String(), nil
 		}
-		r = f
+		r = io.LimitReader(f, most+1)
 	}
-	if _, err := io.Copy(&b, r); err != nil {
-		return "", err
+	var chunks [][]byte
+	total := 0
+	for {
+		chunk := make([]byte, 1<<20)
+		n, err := io.ReadFull(r, chunk)
+		chunks = append(chunks, chunk[:n])
+		total += n
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return "", ioError{err}
+		}
+	}
+	if int64(total) > most {
+		return "", sizeError{name, most}
+	}
+	var b strings.Builder
+	b.Grow(total)
+	for i, c := range chunks {
+		b.Write(c)
+		chunks[i] = nil
 	}
 	return b.String(), nil
 }

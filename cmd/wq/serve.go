@@ -57,6 +57,9 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("serve takes no arguments, got %q", fs.Arg(0))}
 	}
+	if err := checkLimits(lim); err != nil {
+		return err
+	}
 	opt := site.Options{Limits: lim, Runs: *runs, RunTimeout: *runTimeout}
 	for o := range strings.SplitSeq(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {

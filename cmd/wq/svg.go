@@ -29,9 +29,10 @@ func svgCmd(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return usageError{fmt.Errorf("--step must be a whole number or end, got %q", clipArg(*step))}
 	}
-	src, err := readScript(name)
+	boundMemory()
+	src, err := readScript(name, maxBytes)
 	if err != nil {
-		return ioError{err}
+		return err
 	}
 	// The picture is drawn whole before it is written (it is at most a
 	// few megabytes): an error of Draw is the script's, never stdout's.

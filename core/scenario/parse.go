@@ -106,6 +106,10 @@ type Script struct {
 	// Commands are the script's commands in order, the attempts and
 	// strategy lines included.
 	Commands []Command
+	// earlierLeases is whether a command acts with an earlier attempt's
+	// lease (complete T@N): only then must a run remember every lease
+	// handed out.
+	earlierLeases bool
 }
 
 // DefaultAttempts is the max attempts of a script without an attempts line.
@@ -392,6 +396,7 @@ func (p *parser) line(n int, line string) (Command, bool, error) {
 		if !hasAt {
 			return nil
 		}
+		p.script.earlierLeases = true
 		col := t.col + utf8.RuneCountInString(nm) + 1
 		n, err := strconv.Atoi(at)
 		if err != nil || n < 1 || strings.TrimLeft(at, "0123456789") != "" || n > maxAttempts {

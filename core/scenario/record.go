@@ -76,7 +76,7 @@ func (m *Moment) Step(k int) Step {
 
 // Board returns the board after the step. It is the run's own, valid
 // only during the call that handed the moment over, and must not be
-// changed.
+// changed; so are the events of Step.
 func (m *Moment) Board() *Board { return m.board }
 
 // BoardAt returns a copy of the board after step k, which must be the
@@ -154,6 +154,7 @@ func record(ctx context.Context, src string, header *Script, opt Options, lim Li
 	if err != nil {
 		return nil, err
 	}
+	r.stream(header)
 	q := r.q
 	rec := &Recording{strategy: q.Config().Strategy, attempts: q.Config().MaxAttempts}
 	var b Board

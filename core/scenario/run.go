@@ -96,9 +96,11 @@ type Runner struct {
 	// slice of its own.
 	arena      []core.Event
 	overridden bool // Options.Strategy replaced the script's
+	reuse      bool // each Exec reuses the arena from its start (see stream)
 	// leases are the leases handed out to each task since it was submitted
 	// or last redriven, for the commands that act with an earlier
-	// attempt's lease (complete T@N): O(hand-outs) in all.
+	// attempt's lease (complete T@N): O(hand-outs) in all. It is nil for a
+	// run of a whole script that has no such command (see forgetLeases).
 	leases map[string][]core.Lease
 }
 
@@ -149,10 +151,27 @@ func NewRunner(s *Script, opt Options) (*Runner, error) {
 	return r, nil
 }
 
+// stream readies the runner for a run that keeps no step once the next
+// has begun ([Stream], [Record]): a step's events are then valid only
+// until the next Exec, whose events reuse their storage, and the leases
+// handed out are not remembered unless script names one of an earlier
+// attempt. Otherwise a run of millions of steps would keep, through the
+// arena, the events of thousands of steps (each refusal of a long cycle
+// holds its path), and every lease it handed out.
+func (r *Runner) stream(script *Script) {
+	r.reuse = true
+	if !script.earlierLeases {
+		r.leases = nil
+	}
+}
+
 // record keeps an event of the command being run, and the leases that
 // commands of later attempts may name.
 func (r *Runner) record(e core.Event) {
 	r.events = append(r.events, e)
+	if r.leases == nil {
+		return
+	}
 	switch e.Kind {
 	case core.EventStarted:
 		r.leases[e.Task] = append(r.leases[e.Task], core.Lease{Task: e.Task, ID: e.Lease, Attempt: e.Attempt, Deadline: e.Deadline})
@@ -178,6 +197,10 @@ func (r *Runner) Queue() *core.Queue { return r.mem }
 // header: one that disagrees with it is refused (a strategy line overridden
 // by Options.Strategy is not).
 func (r *Runner) Exec(c Command) Step {
+	if r.reuse {
+		clear(r.arena) // no reference to the last step's names and lists
+		r.arena = r.arena[:0]
+	}
 	if cap(r.arena)-len(r.arena) < arenaRoom {
 		r.arena = make([]core.Event, 0, min(max(2*cap(r.arena), 16*arenaRoom), arenaMost))
 	}

@@ -33,6 +33,7 @@ func NewStream(src string, opt Options) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.stream(header)
 	return &Stream{src: src, lastLine: lastLine, runner: r}, nil
 }
 
