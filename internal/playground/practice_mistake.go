@@ -207,20 +207,26 @@ func (q Question) redriveMistake(a Answer) string {
 	return strings.Join(slips, "; ") + more + "."
 }
 
+// pointMost caps the tasks a mistake points at: beyond a dozen, marks on
+// the drawing say no more than the sentence.
+const pointMost = 12
+
 // pointAt returns the tasks of the drawing a wrong answer's mistake is
 // about, for the page to point at: the task picked and what holds it, the
 // changes gone wrong, the cycle and the submitted task, the tasks released
 // or kept wrongly and their roots, the task whose reason or timer was
-// asked. None for a blank answer or a written question. The cost is
-// O(tasks × dependencies).
+// asked; [pointMost] at most. None for a blank answer or a written
+// question. The cost is O(tasks × dependencies).
 func (q Question) pointAt(a Answer) []string {
 	if q.Missing(a) != "" {
 		return nil
 	}
 	var out []string
+	seen := map[string]bool{}
 	add := func(ts ...string) {
 		for _, t := range ts {
-			if _, ok := q.deps[t]; ok && !slices.Contains(out, t) {
+			if _, ok := q.deps[t]; ok && !seen[t] && len(out) < pointMost {
+				seen[t] = true
 				out = append(out, t)
 			}
 		}
@@ -249,6 +255,9 @@ func (q Question) pointAt(a Answer) []string {
 	case AskChanges:
 		got := q.normChanges(a.Changes)
 		for _, t := range q.Tasks {
+			if len(out) == pointMost {
+				break
+			}
 			want, changes := q.Want.Changes[t]
 			said, saidIt := got[t]
 			if changes != saidIt || changes && said != want {
@@ -264,6 +273,9 @@ func (q Question) pointAt(a Answer) []string {
 		}
 	case AskRedrive:
 		for _, t := range q.Tasks {
+			if len(out) == pointMost {
+				break
+			}
 			root, stays := q.Want.Stay[t]
 			said, saidStays := a.Stay[t]
 			if stays != saidStays || stays && said != root {
