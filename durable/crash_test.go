@@ -34,6 +34,7 @@ const (
 	envCrashHang = "DAGQ_CRASH_WORKER_HANG" // a task whose first attempt hangs, its lease saved
 	envCrashWork = "DAGQ_CRASH_WORKER_WORK" // how long each handler works
 	envCrashZero = "DAGQ_CRASH_WORKER_ZERO" // set: the zero WorkerOptions but for Workers and OnError
+	envCrashSkew = "DAGQ_CRASH_WORKER_SKEW" // how far off the worker's own clock runs
 )
 
 func init() {
@@ -52,7 +53,8 @@ type savedLease struct {
 // crashWorker is a worker process: 4 handlers on the database of
 // envCrashURL, polling every 100 ms; it journals to envCrashDir/PID.log a
 // "run DAG TASK ATTEMPT" line when a handler starts and an "ok DAG TASK"
-// line when a completion has committed.
+// line when a completion has committed; with envCrashSkew, its own clock is
+// that far off, and its first line is "clock NANOS", the time on it.
 func crashWorker() int {
 	dir := os.Getenv(envCrashDir)
 	journal, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(os.Getpid())+".log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -61,6 +63,10 @@ func crashWorker() int {
 		return 1
 	}
 	line := func(format string, args ...any) { fmt.Fprintf(journal, format+"\n", args...) }
+	if skew, err := time.ParseDuration(os.Getenv(envCrashSkew)); err == nil {
+		durable.SkewLocalClock(skew)
+		line("clock %d", durable.LocalNow().UnixNano())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	db, err := durable.Open(ctx, os.Getenv(envCrashURL), durable.Options{

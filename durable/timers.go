@@ -117,8 +117,8 @@ func (db *DB) Tick(ctx context.Context) (int, error) {
 			return 0, err
 		}
 	}
-	if last := db.swept.Load(); db.retention > 0 && time.Since(time.Unix(0, last)) >= 10*time.Second &&
-		db.swept.CompareAndSwap(last, time.Now().UnixNano()) {
+	if last := db.swept.Load(); db.retention > 0 && localNow().Sub(time.Unix(0, last)) >= 10*time.Second &&
+		db.swept.CompareAndSwap(last, localNow().UnixNano()) {
 		if _, err := db.expireFinished(ctx, db.retention); err != nil {
 			return len(dags), err
 		}

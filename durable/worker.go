@@ -281,7 +281,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		for f := idle(); f < enough && ctx.Err() == nil; f = idle() {
 			var cool <-chan time.Time
 			if f > 0 {
-				d := w.opts.FetchCooldown - time.Since(fetchedAt)
+				d := w.opts.FetchCooldown - localNow().Sub(fetchedAt)
 				if d <= 0 {
 					break
 				}
@@ -297,7 +297,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			break
 		}
 		n := min(idle(), w.opts.Batch)
-		fetchedAt = time.Now()
+		fetchedAt = localNow()
 		hs, err := w.db.nextBatch(ctx, n)
 		if err == nil {
 			// The tasks are handed out: if their dependencies' results
@@ -448,9 +448,9 @@ func (w *Worker) schedule(ctx context.Context, due *time.Timer) {
 func (w *Worker) handle(hctx, life context.Context, r *inHand, g *gate, comp *completer, free func()) {
 	defer r.cancel(nil)
 	beat := w.heartbeat(hctx, r)
-	began := time.Now()
+	began := localNow()
 	err := w.run(hctx, r.task)
-	w.db.metrics.ran(r.task.DAG, time.Since(began), err)
+	w.db.metrics.ran(r.task.DAG, localNow().Sub(began), err)
 	beat()
 	claimed := g.claim(r)
 	free()
@@ -559,7 +559,7 @@ func (w *Worker) heartbeat(hctx context.Context, r *inHand) (stop func()) {
 	if every <= 0 {
 		every = max(r.ttl/3, time.Millisecond)
 	}
-	renewed := time.Now()
+	renewed := localNow()
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -575,7 +575,7 @@ func (w *Worker) heartbeat(hctx context.Context, r *inHand) (stop func()) {
 				return
 			case <-t.C:
 			}
-			sent := time.Now()
+			sent := localNow()
 			next, err := w.db.Heartbeat(hctx, lease)
 			var te *core.TaskError
 			switch {
@@ -586,7 +586,7 @@ func (w *Worker) heartbeat(hctx context.Context, r *inHand) (stop func()) {
 				return
 			case hctx.Err() == nil:
 				w.opts.OnError(fmt.Errorf("durable: worker: heartbeat %s@%d: %w", r.task.Name, r.task.Attempt, err))
-				if time.Since(renewed) > r.ttl {
+				if localNow().Sub(renewed) > r.ttl {
 					r.cancel(fmt.Errorf("%w: its deadline passed", ErrLeaseLost))
 					return
 				}
