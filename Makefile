@@ -166,13 +166,18 @@ bench:
 ## named in bench/baseline.txt and of this tree, runs a short fixed set (BenchmarkOps's submit,
 ## next and complete of 5,000 tasks; the lifecycle of 10^4 tasks of the four shapes) CHECK_COUNT
 ## times, the two sides interleaved so that both see the same load, and fails if a median grew by
-## more than CHECK_THRESHOLD percent and the U test says so (p < 0.05): about 4 minutes. benchstat's
-## table is printed too. make test runs a smoke of it (one sample, -smoke: never fails on
-## numbers). To move the baseline, set its commit: line in bench/baseline.txt in a commit of its
-## own, with the figures of a run in the commit message.
+## more than CHECK_THRESHOLD percent and the U test says so (p < 0.05). Then, where valgrind is,
+## it counts the instructions of the same operations with callgrind (bench/instr, CHECK_INSTR_RUNS
+## runs of each, the GC off), which load does not disturb, and fails if a median count grew by more
+## than CHECK_INSTR_THRESHOLD percent. About 10 minutes. benchstat's table is printed too. make
+## test runs a smoke of it (one sample, one count, -smoke: never fails on numbers). To move the
+## baseline, set its commit: line in bench/baseline.txt in a commit of its own, with the figures of
+## a run in the commit message.
 CHECK_COUNT     ?= 10
 CHECK_THRESHOLD ?= 10
 CHECK_SMOKE     ?=
+CHECK_INSTR_RUNS      ?= 3
+CHECK_INSTR_THRESHOLD ?= 10
 CHECK_OPS       := -test.bench '^BenchmarkOps$$' -test.benchtime 100x
 CHECK_LIFE      := -test.bench '^BenchmarkLifecycle$$/^strategy=twoway$$/^shape=(chain|chain-reverse|wide|random)$$/^n=10000$$/^faults=none$$' -test.benchtime 10x
 .PHONY: bench-check
@@ -198,8 +203,28 @@ bench-check:
 		done; \
 	done; \
 	echo "bench-check: load average at the end: $$(cut -d' ' -f1-3 /proc/loadavg)" >&2; \
+	if [ "$(CHECK_INSTR_RUNS)" -gt 0 ] && command -v valgrind >/dev/null 2>&1; then \
+		echo "bench-check: counting instructions with callgrind, $(CHECK_INSTR_RUNS) runs of each" >&2; \
+		mkdir -p "$$dir/src/bench/instr"; cp bench/instr/main.go "$$dir/src/bench/instr/"; \
+		(cd "$$dir/src" && CGO_ENABLED=0 $(GO) build -o "$$dir/old.instr" ./bench/instr); \
+		CGO_ENABLED=0 $(GO) build -o "$$dir/new.instr" ./bench/instr; \
+		core='--toggle-collect=github.com/dagq/dagq/core.(*Queue)'; \
+		for spec in "submit chain 5000" "next independent 5000" "complete independent 5000" \
+			"lifecycle chain 5000" "lifecycle chain-reverse 5000" "lifecycle wide 5000" "lifecycle random 5000"; do \
+			set -- $$spec; \
+			case $$1 in \
+			submit) tg="$$core.Submit";; next) tg="$$core.Next";; complete) tg="$$core.Complete";; \
+			*) tg="$$core.Submit $$core.Next $$core.Complete";; esac; \
+			for i in $$(seq $(CHECK_INSTR_RUNS)); do for side in old new; do \
+				count=$$(GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null $$tg \
+					"$$dir/$$side.instr" $$spec 2>&1 | sed -n 's/.*refs: *//p' | tr -d ,); \
+				if [ -z "$$count" ]; then echo "bench-check: callgrind counted nothing for $$side $$spec" >&2; exit 1; fi; \
+				echo "BenchmarkInstr/op=$$1/shape=$$2/n=$$3 1 $$count instructions/op" >> "$$dir/$$side.txt"; \
+			done; done; \
+		done; \
+	else echo "bench-check: no instruction counts (CHECK_INSTR_RUNS=0, or no valgrind here)" >&2; fi; \
 	$(GO) tool benchstat -table .name "old=$$dir/old.txt" "new=$$dir/new.txt"; \
-	$(GO) run ./bench/check -threshold $(CHECK_THRESHOLD) $(CHECK_SMOKE) "$$dir/old.txt" "$$dir/new.txt"
+	$(GO) run ./bench/check -threshold $(CHECK_THRESHOLD) -instr-threshold $(CHECK_INSTR_THRESHOLD) $(CHECK_SMOKE) "$$dir/old.txt" "$$dir/new.txt"
 
 ## bench-durable: run BenchmarkDurable (dagq's durable queue and River burning down 10^4 tasks
 ## on a throwaway Postgres) COUNT_DURABLE times, interleaved, into bench/results/durable/NAME.txt,

@@ -14,7 +14,12 @@ import (
 )
 
 // metrics are the units compared, as benchfmt tidies them.
-var metrics = []string{"sec/op", "allocs/op"}
+var metrics = []string{"sec/op", "allocs/op", instructions}
+
+// instructions is the unit of callgrind's counts (make bench-check's
+// BenchmarkInstr lines): a few runs' median, compared with the threshold
+// alone, no test, since a count varies little and load does not move it.
+const instructions = "instructions/op"
 
 // ErrSlower is returned when a benchmark is significantly slower.
 var ErrSlower = errors.New("check: significantly slower")
@@ -24,6 +29,7 @@ func run(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(w)
 	threshold := fs.Float64("threshold", 10, "percent a median may grow before it counts as slower")
+	instrThreshold := fs.Float64("instr-threshold", 10, "percent a median count of instructions may grow before it counts as slower")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the U test")
 	smoke := fs.Bool("smoke", false, "report slowdowns without failing on them")
 	if err := fs.Parse(args); err != nil {
@@ -32,7 +38,7 @@ func run(args []string, w io.Writer) error {
 	if fs.NArg() != 2 {
 		return errors.New("check: want two files, OLD and NEW")
 	}
-	if *threshold < 0 || *alpha <= 0 || *alpha >= 1 {
+	if *threshold < 0 || *instrThreshold < 0 || *alpha <= 0 || *alpha >= 1 {
 		return fmt.Errorf("check: -threshold %v and -alpha %v: want a threshold ≥ 0 and 0 < alpha < 1", *threshold, *alpha)
 	}
 	old, err := read(fs.Arg(0))
@@ -43,7 +49,7 @@ func run(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	verdicts, err := compare(old, cur, *threshold/100, *alpha)
+	verdicts, err := compare(old, cur, *threshold/100, *instrThreshold/100, *alpha)
 	if err != nil {
 		return err
 	}
@@ -125,9 +131,10 @@ func (v Verdict) String() string {
 
 // compare compares every benchmark of old with cur's: a metric is slower
 // when its median grew by more than threshold (a fraction) and the U test's
-// p-value is below alpha. A benchmark of old missing from cur is an error.
-// The verdicts come sorted by name, then unit.
-func compare(old, cur samples, threshold, alpha float64) ([]Verdict, error) {
+// p-value is below alpha; a count of instructions, when its median grew by
+// more than instrThreshold. A benchmark of old missing from cur is an
+// error. The verdicts come sorted by name, then unit.
+func compare(old, cur samples, threshold, instrThreshold, alpha float64) ([]Verdict, error) {
 	names := make([]string, 0, len(old))
 	for name := range old {
 		names = append(names, name)
@@ -156,6 +163,9 @@ func compare(old, cur samples, threshold, alpha float64) ([]Verdict, error) {
 				v.P = 1 // identical samples, as allocs/op often are
 			}
 			v.Slower = v.New > v.Old*(1+threshold) && v.P < alpha
+			if unit == instructions {
+				v.Slower = v.New > v.Old*(1+instrThreshold)
+			}
 			out = append(out, v)
 		}
 	}

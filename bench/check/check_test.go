@@ -93,3 +93,30 @@ func TestCheckRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckInstructions: counts of instructions are compared by their
+// medians alone: 15% more in complete fails (three runs each, one of the
+// new ones an outlier below), 2% more passes.
+func TestCheckInstructions(t *testing.T) {
+	t.Parallel()
+	file := func(name string, counts ...int) string {
+		var b strings.Builder
+		for _, c := range counts {
+			fmt.Fprintf(&b, "BenchmarkInstr/op=complete/shape=independent/n=5000 1 %d instructions/op\n", c)
+		}
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	old := file("old.txt", 1_786_407, 1_784_513, 1_785_001)
+	var out bytes.Buffer
+	if err := run([]string{old, file("slow.txt", 2_058_031, 2_057_990, 1_500_000)}, &out); !errors.Is(err, ErrSlower) {
+		t.Errorf("15%% more instructions: %v, want ErrSlower\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := run([]string{old, file("same.txt", 1_820_000, 1_821_000, 1_819_000)}, &out); err != nil {
+		t.Errorf("2%% more instructions: %v\n%s", err, out.String())
+	}
+}
