@@ -13,12 +13,13 @@ run: wasm
 	$(GO) run ./cmd/wq serve --addr $(ADDR)
 
 ## test: vet, lint, formatting, every test (fuzz seed corpora, golden files, examples, the
-## browser tests in headless chromium against a real wq serve), the wasm build and a
-## one-iteration smoke run of the benchmarks
+## browser tests in headless chromium against a real wq serve), the wasm build, a
+## one-iteration smoke run of the benchmarks and one of bench-check (which cannot fail on numbers)
 test: vet lint fmt wasm chromium worker-npm
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 ./cmd/wq -run 'Attack|HundredMegabyte' -attacks -v
 	$(GO) test ./bench -run '^$$' -bench . -benchtime=1x -short
+	$(MAKE) --no-print-directory bench-check CHECK_COUNT=1 CHECK_INSTR_RUNS=1 CHECK_SMOKE=-smoke
 
 ## chromium: the browser tests need Debian's chromium; installed here when run as root
 chromium:
