@@ -8,27 +8,39 @@ import (
 	"syscall/js"
 )
 
-// renderClock draws what the page says of time (playground.Clock): the
-// clock beside the step label, the buttons that move it, a bar that
-// shrinks to each RUNNING task's lease deadline and each DELAYED task's
-// due time with its countdown, an expiry flashed on its task with what
-// followed, and the tasks that joined the READY line by the clock marked
-// there.
-func (a *app) renderClock() {
+// clockPanel is what the page says of time (playground.Clock): the clock
+// beside the step label and the buttons that move it.
+type clockPanel struct {
+	a  *app
+	el struct{ timeRow, clock, advance js.Value }
+}
+
+func newClockPanel(a *app) *clockPanel {
+	c := &clockPanel{a: a}
+	byIDs(idField{&c.el.timeRow, "time-row"}, idField{&c.el.clock, "clock"}, idField{&c.el.advance, "advance"})
+	return c
+}
+
+// render draws the clock and its buttons, a bar that shrinks to each
+// RUNNING task's lease deadline and each DELAYED task's due time with its
+// countdown, an expiry flashed on its task with what followed, and the
+// tasks that joined the READY line by the clock marked there.
+func (cp *clockPanel) render() {
+	a := cp.a
 	c := a.p.Clock()
-	setHidden(a.el.timeRow, !c.Shown)
+	setHidden(cp.el.timeRow, !c.Shown)
 	for _, old := range nodeList(document.Call("querySelectorAll", "#graph .timer")) {
 		old.Call("remove")
 	}
 	if !c.Shown {
 		return
 	}
-	setText(a.el.clock, c.Label)
+	setText(cp.el.clock, c.Label)
 	var b strings.Builder
 	for _, adv := range c.Advances {
 		b.WriteString(`<button type="button" data-command="` + adv.Command + `" title="` + adv.Command + `">` + adv.Label + `</button>`)
 	}
-	a.el.advance.Set("innerHTML", b.String())
+	cp.el.advance.Set("innerHTML", b.String())
 
 	for _, t := range c.Timers {
 		g := document.Call("querySelector", `#graph g[data-task="`+cssString(t.Task)+`"]`)
@@ -59,17 +71,18 @@ func (a *app) renderClock() {
 		a.showBanner("expired", x.Reason)
 	}
 	for _, task := range a.p.JoinedReady() {
-		if li := a.el.readyLine.Call("querySelector", `li[data-task="`+cssString(task)+`"]`); li.Truthy() {
+		if li := a.ready.el.line.Call("querySelector", `li[data-task="`+cssString(task)+`"]`); li.Truthy() {
 			addClass(li, "joined")
 			setAttr(li, "title", li.Call("getAttribute", "title").String()+" — joined the line at "+c.Label)
 		}
 	}
 }
 
-// wireClock makes the advance buttons act: each runs its command at the
-// step shown, as a typed command would.
-func (a *app) wireClock() {
-	on(a.el.advance, "click", func(ev js.Value) {
+// wire makes the advance buttons act: each runs its command at the step
+// shown, as a typed command would.
+func (cp *clockPanel) wire() {
+	a := cp.a
+	on(cp.el.advance, "click", func(ev js.Value) {
 		if btn := ev.Get("target").Call("closest", "button[data-command]"); btn.Truthy() {
 			a.act(btn.Get("dataset").Get("command").String())
 		}

@@ -9,24 +9,38 @@ import (
 	"syscall/js"
 )
 
-// renderConsole draws the operator's console above the dead-letter queue
+// console is the operator's console above the dead-letter queue
 // (playground.Console): the growth alert while it is raised, a card per
 // root cause with its count, a bar of what it holds up and its buttons,
-// and the tasks that need a person; it marks in the drawing the selected
-// group's tasks and, at a preview step, what the redrive would move.
-func (a *app) renderConsole() {
+// and the tasks that need a person.
+type console struct {
+	a     *app
+	group int // the root-cause group selected, from 1; 0 for none
+	el    struct{ console js.Value }
+}
+
+func newConsole(a *app) *console {
+	c := &console{a: a}
+	byIDs(idField{&c.el.console, "dlq-console"})
+	return c
+}
+
+// render draws the console; it marks in the drawing the selected group's
+// tasks and, at a preview step, what the redrive would move.
+func (con *console) render() {
+	a := con.a
 	c := a.p.Console()
 	var b strings.Builder
 	if c.Alert != "" {
 		b.WriteString(`<p class="dlq-alert" role="alert">` + html.EscapeString(c.Alert) + `</p>`)
 	}
-	if a.consoleGroup > len(c.Groups) {
-		a.consoleGroup = 0
+	if con.group > len(c.Groups) {
+		con.group = 0
 	}
 	for _, g := range c.Groups {
 		n := strconv.Itoa(g.Number)
 		selected := ""
-		if g.Number == a.consoleGroup {
+		if g.Number == con.group {
 			selected = " selected"
 		}
 		b.WriteString(`<div class="dlq-group` + selected + `" data-group="` + n + `">`)
@@ -51,7 +65,7 @@ func (a *app) renderConsole() {
 		}
 		b.WriteString(`</div>`)
 	}
-	a.el.console.Set("innerHTML", b.String())
+	con.el.console.Set("innerHTML", b.String())
 
 	for _, cls := range []string{"selected", "would-redrive", "would-release"} {
 		for _, g := range nodeList(document.Call("querySelectorAll", "#graph g.task."+cls)) {
@@ -65,8 +79,8 @@ func (a *app) renderConsole() {
 			}
 		}
 	}
-	if a.consoleGroup > 0 {
-		g := c.Groups[a.consoleGroup-1]
+	if con.group > 0 {
+		g := c.Groups[con.group-1]
 		mark(g.Tasks, "selected")
 		mark(g.Blocked, "selected")
 	}
@@ -75,10 +89,11 @@ func (a *app) renderConsole() {
 	mark(release, "would-release")
 }
 
-// wireConsole makes the console's buttons act: a command runs at the step
+// wire makes the console's buttons act: a command runs at the step
 // shown; a group's head selects it (again: unselects).
-func (a *app) wireConsole() {
-	on(a.el.console, "click", func(ev js.Value) {
+func (con *console) wire() {
+	a := con.a
+	on(con.el.console, "click", func(ev js.Value) {
 		t := ev.Get("target")
 		if btn := t.Call("closest", "button[data-preview]"); btn.Truthy() {
 			// A preview changes nothing: not the script, not its later steps.
@@ -97,11 +112,11 @@ func (a *app) wireConsole() {
 		}
 		if head := t.Call("closest", "button[data-select]"); head.Truthy() {
 			n, _ := strconv.Atoi(head.Get("dataset").Get("select").String())
-			if a.consoleGroup == n {
+			if con.group == n {
 				n = 0
 			}
-			a.consoleGroup = n
-			a.renderConsole()
+			con.group = n
+			con.render()
 		}
 	})
 }

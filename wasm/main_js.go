@@ -29,8 +29,6 @@ func main() {
 	a := newApp()
 	a.stateStyles()
 	a.wire()
-	a.wireNav()
-	a.wirePractice()
 	a.loadURL()
 	afterPaint(func() { debug.SetGCPercent(400) })
 	select {}

@@ -13,7 +13,8 @@ import (
 // which decides everything, and the elements that show it. It only draws
 // what the trainer says and turns the form into a playground.Answer.
 type practice struct {
-	t  *playground.Trainer
+	a  *app
+	t  *playground.Trainer // nil while not practising
 	el struct {
 		watch, practise, panel, level, exercise, random, interviewer  js.Value
 		title, goal, status, form, prompt, command, inputs, check     js.Value
@@ -22,10 +23,8 @@ type practice struct {
 	}
 }
 
-// wirePractice finds practice mode's elements and listens to them.
-func (a *app) wirePractice() {
-	pr := &practice{}
-	a.pr = pr
+func newPractice(a *app) *practice {
+	pr := &practice{a: a}
 	e := &pr.el
 	for _, p := range []struct {
 		v  *js.Value
@@ -42,37 +41,44 @@ func (a *app) wirePractice() {
 	} {
 		*p.v = byID(p.id)
 	}
-	on(e.watch, "click", func(js.Value) { a.stopPractice() })
+	return pr
+}
+
+// wire listens to practice mode's controls, and, while practising, keeps
+// the rest of the page from moving the script on.
+func (pr *practice) wire() {
+	e := &pr.el
+	on(e.watch, "click", func(js.Value) { pr.stop() })
 	on(e.practise, "click", func(js.Value) {
 		if pr.t == nil {
-			a.startPractice(playground.PracticeLink{Level: playground.L4})
+			pr.start(playground.PracticeLink{Level: playground.L4})
 		}
 	})
 	on(e.level, "change", func(js.Value) {
 		lvl, _ := playground.ParseLevel(e.level.Get("value").String())
-		a.startPractice(playground.PracticeLink{Level: lvl, Interviewer: e.interviewer.Get("checked").Bool()})
+		pr.start(playground.PracticeLink{Level: lvl, Interviewer: e.interviewer.Get("checked").Bool()})
 	})
 	on(e.exercise, "change", func(js.Value) {
 		l := pr.t.Link()
-		a.startPractice(playground.PracticeLink{Level: l.Level, Set: playground.SetBook, Exercise: e.exercise.Get("value").String(), Interviewer: l.Interviewer})
+		pr.start(playground.PracticeLink{Level: l.Level, Set: playground.SetBook, Exercise: e.exercise.Get("value").String(), Interviewer: l.Interviewer})
 	})
 	on(e.random, "click", func(js.Value) {
 		l := pr.t.Link()
-		a.startPractice(playground.PracticeLink{Level: l.Level, Set: playground.SetRandom, Interviewer: l.Interviewer})
+		pr.start(playground.PracticeLink{Level: l.Level, Set: playground.SetRandom, Interviewer: l.Interviewer})
 	})
 	on(e.interviewer, "change", func(js.Value) {
 		l := pr.t.Link()
 		l.Interviewer = e.interviewer.Get("checked").Bool()
-		a.startPractice(l)
+		pr.start(l)
 	})
-	on(e.restart, "click", func(js.Value) { a.startPractice(pr.t.Link()) })
-	on(e.again, "click", func(js.Value) { a.startPractice(pr.t.Link()) })
-	on(e.nextExercise, "click", func(js.Value) { a.startPractice(pr.t.NextLink()) })
+	on(e.restart, "click", func(js.Value) { pr.start(pr.t.Link()) })
+	on(e.again, "click", func(js.Value) { pr.start(pr.t.Link()) })
+	on(e.nextExercise, "click", func(js.Value) { pr.start(pr.t.NextLink()) })
 	on(e.form, "submit", func(ev js.Value) {
 		ev.Call("preventDefault")
-		a.answerPractice()
+		pr.answer()
 	})
-	on(e.next, "click", func(js.Value) { a.nextQuestion() })
+	on(e.next, "click", func(js.Value) { pr.nextQuestion() })
 	// While practising, the drawing, the side panels and the keys must not
 	// move the script on: that would give the answers away, or change them.
 	window := js.Global()
@@ -111,17 +117,17 @@ func (a *app) wirePractice() {
 	}
 }
 
-// startPractice shows the exercise a practice link names, with the
-// progress stored in the browser, from its first question.
-func (a *app) startPractice(pl playground.PracticeLink) { a.openPractice(pl, false) }
+// start shows the exercise a practice link names, with the progress
+// stored in the browser, from its first question.
+func (pr *practice) start(pl playground.PracticeLink) { pr.open(pl, false) }
 
-// openPractice shows the exercise a practice link names, with the
+// open shows the exercise a practice link names, with the
 // progress stored in the browser; with resume (a reload), at the question
 // the stored progress says the learner was on in it.
-func (a *app) openPractice(pl playground.PracticeLink, resume bool) {
-	a.pause()
+func (pr *practice) open(pl playground.PracticeLink, resume bool) {
+	a := pr.a
+	a.tl.pause()
 	a.unnotify()
-	pr := a.pr
 	stored := ""
 	if v := js.Global().Get("localStorage").Call("getItem", playground.ProgressKey); v.Truthy() {
 		stored = v.String()
@@ -137,19 +143,19 @@ func (a *app) openPractice(pl playground.PracticeLink, resume bool) {
 		t.Resume()
 	}
 	pr.store()
-	a.p.Practise(t.Practice())
+	a.p.ShowPractice(t.Practice())
 	addClass(a.el.body, "practicing")
 	setHidden(pr.el.panel, false)
 	pr.el.watch.Call("setAttribute", "aria-pressed", "false")
 	pr.el.practise.Call("setAttribute", "aria-pressed", "true")
 	a.loaded(t.Practice().Exercise().Text, nil)
-	a.renderPractice()
+	pr.render()
 }
 
-// stopPractice goes back to watching what was shown before practice
+// stop goes back to watching what was shown before practice
 // began (playground.Page.Watch).
-func (a *app) stopPractice() {
-	pr := a.pr
+func (pr *practice) stop() {
+	a := pr.a
 	if pr.t == nil {
 		return
 	}
@@ -162,19 +168,26 @@ func (a *app) stopPractice() {
 	a.loaded(a.p.Watch(), nil)
 }
 
-// pageAddress is what the address bar says: the practice link while
-// practising, else what the page says.
-func (a *app) pageAddress() string {
-	if a.pr != nil && a.pr.t != nil {
-		return a.pr.t.Address()
+// address is the practice link, while practising.
+func (pr *practice) address() (string, bool) {
+	if pr.t == nil {
+		return "", false
 	}
-	return a.p.Address()
+	return pr.t.Address(), true
 }
 
-// answerPractice hands the form to the trainer: it grades the answer, or
+// practice is the practice shown, nil while not practising.
+func (pr *practice) practice() *playground.Practice {
+	if pr.t == nil {
+		return nil
+	}
+	return pr.t.Practice()
+}
+
+// answer hands the form to the trainer: it grades the answer, or
 // says what the answer lacks, which is shown in place of a result.
-func (a *app) answerPractice() {
-	pr := a.pr
+func (pr *practice) answer() {
+	a := pr.a
 	if _, ok := pr.t.Practice().Current(); !ok {
 		return
 	}
@@ -188,12 +201,12 @@ func (a *app) answerPractice() {
 	}
 	pr.store()
 	if _, graded := pr.t.Practice().Graded(); !graded {
-		a.renderPractice() // a "why" shows its points to tick
+		pr.render() // a "why" shows its points to tick
 		focusFirst(pr.el.inputs)
 		return
 	}
 	a.render(true)
-	a.renderPractice()
+	pr.render()
 	if pr.t.Practice().Done() {
 		pr.el.summary.Call("focus")
 	} else {
@@ -202,12 +215,12 @@ func (a *app) answerPractice() {
 }
 
 // nextQuestion goes on from an answered question to the next one.
-func (a *app) nextQuestion() {
-	pr := a.pr
+func (pr *practice) nextQuestion() {
+	a := pr.a
 	if pr.t.Next() {
 		pr.store()
 		a.render(false)
-		a.renderPractice()
+		pr.render()
 		focusFirst(pr.el.inputs)
 	}
 }
@@ -229,10 +242,10 @@ func formFields(form js.Value) []playground.Field {
 	return out
 }
 
-// renderPractice draws the practice panel: the exercise, the status, the
+// render draws the practice panel: the exercise, the status, the
 // question with its inputs, the result and the summary.
-func (a *app) renderPractice() {
-	pr := a.pr
+func (pr *practice) render() {
+	a := pr.a
 	t := pr.t
 	e := &pr.el
 	p := t.Practice()

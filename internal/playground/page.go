@@ -44,7 +44,7 @@ type Page struct {
 
 	preview *shownPreview // the console's last Preview, while its step is shown
 
-	practising bool      // a practice's session is shown ([Page.Practise])
+	practising bool      // a practice's session is shown ([Page.ShowPractice])
 	watched    *watching // what was shown before, for [Page.Watch]
 }
 

@@ -704,7 +704,7 @@ func TestWatchComesBackFromPractice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.Practise(tr.Practice())
+		p.ShowPractice(tr.Practice())
 	}
 	if p.Session().Text() == mine {
 		t.Fatal("practice shows the script watched")
@@ -728,7 +728,7 @@ func TestWatchComesBackFromPractice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q.Practise(tr.Practice())
+	q.ShowPractice(tr.Practice())
 	q.Watch()
 	if q.Scenario() != playground.DefaultScenario || q.Session().Cursor() != 0 {
 		t.Errorf("a page opened in practice watches %q at step %d", q.Scenario(), q.Session().Cursor())

@@ -266,10 +266,10 @@ func FormatAnswer(q Question, a Answer) string {
 // AskChanges question ("" for the task the step submits).
 func (q Question) Was(task string) core.State { return q.was[task] }
 
-// Practise makes the page show a practice's session, so that the drawing,
+// ShowPractice makes the page show a practice's session, so that the drawing,
 // the READY line and the dead-letter queue follow the practice. What the
 // page showed before the first exercise is kept for [Page.Watch].
-func (p *Page) Practise(pr *Practice) {
+func (p *Page) ShowPractice(pr *Practice) {
 	if !p.practising {
 		p.practising = true
 		p.watched = nil

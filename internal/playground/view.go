@@ -102,7 +102,7 @@ type Chip struct {
 // collapsed, its first [ReadyCollapsed] chips and a toggle that says how
 // many more wait ("+57 more"); open, up to [ReadyOpen] chips and a toggle
 // to collapse it ("show fewer"). The toggle is "" when there is nothing to
-// open or collapse. While practising ([Page.Practise]) the front is
+// open or collapse. While practising ([Page.ShowPractice]) the front is
 // neither marked nor said to be what next hands out: a question may ask.
 func (p *Page) ReadyLine(open bool) (chips []Chip, toggle string) {
 	line := p.s.Ready()

@@ -1,0 +1,218 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"syscall/js"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/core/render"
+	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/playground"
+)
+
+// drawing is the stage: the graph (graph.go), sized to its zoom in its
+// scroller, the part of a big graph around the view, the tasks a step
+// changes followed into view, and the lineage of the task under the
+// pointer highlighted. nav.go moves about it.
+type drawing struct {
+	a           *app
+	g           *graph
+	follow      bool      // bring the tasks a step changes into view
+	zoom        float64   // the zoom chosen; 0 until one is, when the drawing fits itself
+	traced      string    // the task whose lineage is highlighted; "" for none
+	hover       pointerAt // where the pointer is over the drawing, if it is
+	namesListed bool      // the find box suggests the tasks of the graph drawn
+	fitFor      [3]float64
+	svgX, svgY  float64 // where the drawing is in the scroller's content, at fitFor: the layout's size and the zoom
+
+	graphOf  *scenario.Session // the session and graph size drawn
+	graphLen int
+	nodes    []render.Node // the graph drawn
+
+	el struct {
+		scroller, stage, zoomIn, zoomOut, zoomFit, zoomLabel, find, names js.Value
+	}
+}
+
+func newDrawing(a *app) *drawing {
+	d := &drawing{a: a, follow: true, g: newGraph(byID("graph"))}
+	e := &d.el
+	byIDs(idField{&e.scroller, "scroller"}, idField{&e.stage, "stage"}, idField{&e.zoomIn, "zoom-in"},
+		idField{&e.zoomOut, "zoom-out"}, idField{&e.zoomFit, "zoom-fit"}, idField{&e.zoomLabel, "zoom-label"},
+		idField{&e.find, "find"}, idField{&e.names, "task-names"})
+	return d
+}
+
+// draw draws the graph at step k: laid out again if the script submits
+// more tasks or is another script, followed into view, its window drawn,
+// and its tasks restyled (all of them after a new layout or a first
+// drawing, else those the step changed), one after another when animate.
+// view is where the scroller was before the step. It reports whether the
+// graph was laid out again.
+func (d *drawing) draw(view playground.Scroll, k int, animate bool) (relaid bool) {
+	a := d.a
+	p := a.p
+	s := p.Session()
+	all := s.GraphAt(scenario.StepEnd)
+	if s != d.graphOf || len(all) != d.graphLen {
+		d.graphOf, d.graphLen = s, len(all)
+		nodes, key := playground.GraphNodes(all)
+		d.nodes = nodes
+		relaid = d.g.setGraph(nodes, key)
+	}
+	if relaid {
+		d.trace("")
+		d.namesListed = false
+	}
+	d.fit()
+	if d.follow && k != a.shown {
+		view = d.followAction(view, p.Focus(k))
+	}
+	d.g.setTabStops(p.TabStops(k))
+	d.drawWindow(view)
+	if relaid {
+		d.retrace()
+	}
+	var tasks []string
+	if relaid || a.shown < 0 {
+		for _, n := range d.nodes {
+			tasks = append(tasks, n.Name)
+		}
+	} else {
+		tasks = p.Changed(a.shown, k)
+	}
+	reasons := p.Reasons()
+	views := make([]playground.TaskView, len(tasks))
+	for i, t := range tasks {
+		views[i] = p.Task(t, reasons[t])
+	}
+	var events []core.Event
+	if k > 0 {
+		events = s.Step(k).Events
+	}
+	if animate && len(events) > 0 {
+		d.animate(events, views)
+	} else {
+		for _, v := range views {
+			d.g.show(v)
+		}
+	}
+	d.g.markVisited(p.Visited(k))
+	return relaid
+}
+
+// fit sizes the drawing: at the zoom chosen, or, until one is, as
+// playground.AutoZoom says for the stage. When the size changes, it
+// notes where the drawing sits in the scroller (it is centred when
+// smaller), which costs a layout.
+func (d *drawing) fit() {
+	z := d.zoom
+	l := d.g.layout
+	sc := d.el.scroller
+	if z == 0 {
+		z = playground.AutoZoom(l.Width, l.Height, sc.Get("clientWidth").Float()-16, sc.Get("clientHeight").Float()-50)
+	}
+	if d.g.setScale(z) || d.fitFor != [3]float64{l.Width, l.Height, z} {
+		d.fitFor = [3]float64{l.Width, l.Height, z}
+		gr, sr := d.g.svg.Call("getBoundingClientRect"), sc.Call("getBoundingClientRect")
+		d.svgX = gr.Get("left").Float() - sr.Get("left").Float() + sc.Get("scrollLeft").Float()
+		d.svgY = gr.Get("top").Float() - sr.Get("top").Float() + sc.Get("scrollTop").Float()
+	}
+	setText(d.el.zoomLabel, strconv.Itoa(int(z*100+0.5))+"%")
+}
+
+// view returns where the drawing's scroller is scrolled.
+func (d *drawing) view() playground.Scroll {
+	sc := d.el.scroller
+	return playground.Scroll{Left: sc.Get("scrollLeft").Float(), Top: sc.Get("scrollTop").Float(),
+		Width: sc.Get("clientWidth").Float(), Height: sc.Get("clientHeight").Float()}
+}
+
+// inContent returns where a task is in the scroller's content, in pixels.
+func (d *drawing) inContent(task string) (x, y float64, ok bool) {
+	x, y, ok = d.g.at(task)
+	return x + d.svgX, y + d.svgY, ok
+}
+
+// followAction scrolls the drawing so that the first task a step changed
+// is in view, if it is not (playground.Follow); view is where the scroller
+// was before the step. It returns where the scroller is now.
+func (d *drawing) followAction(view playground.Scroll, tasks []string) playground.Scroll {
+	if len(tasks) == 0 {
+		return view
+	}
+	x, y, ok := d.inContent(tasks[0])
+	if !ok {
+		return view
+	}
+	if left, top, move := playground.Follow(view, x, y, 60); move {
+		d.a.scrollLater(d.el.scroller, left, top, true)
+		view.Left, view.Top = left, top
+	}
+	return view
+}
+
+// drawWindow draws the part of a big graph around the view.
+func (d *drawing) drawWindow(view playground.Scroll) {
+	d.g.setWindow(playground.Seen(view, d.svgX, d.svgY, d.g.scale), playground.Window(view, d.svgX, d.svgY, d.g.scale))
+}
+
+// animate changes the tasks of one step in event order, so that a wave of
+// blocking or unblocking runs down the graph nearest first, as
+// playground.Schedule times it; then every task the step changed is drawn
+// as the step ends.
+func (d *drawing) animate(events []core.Event, final []playground.TaskView) {
+	a := d.a
+	batches, done := playground.Schedule(events)
+	end := func() {
+		for _, v := range final {
+			d.g.show(v)
+		}
+	}
+	a.pending = end
+	pulses := playground.Pulses(events)
+	for _, b := range batches {
+		evs := b.Events
+		a.later(b.At, func() { d.applyEvents(evs, pulses) })
+	}
+	a.later(done, func() {
+		end()
+		a.pending = nil
+	})
+}
+
+// applyEvents draws events drawn together: each task's new state, with
+// a pulse that says what kind of change it was when pulses is set.
+func (d *drawing) applyEvents(evs []core.Event, pulses bool) {
+	var fs []flash
+	for _, e := range evs {
+		reason := ""
+		if e.To == core.Dead || e.To == core.Blocked {
+			reason = e.Reason
+		}
+		if d.g.show(d.a.p.TaskAs(e.Task, e.To, reason)) {
+			fs = append(fs, flash{e.Task, "arrive"})
+		}
+		if c := playground.Pulse(e); c != "" && pulses {
+			fs = append(fs, flash{e.Task, c})
+		}
+	}
+	d.g.pulse(fs...)
+}
+
+// flashCycle shows a refused cycle: its tasks and edges highlighted and the
+// path named, fading after a moment.
+func (d *drawing) flashCycle(b playground.Banner) {
+	undo := d.g.flashCycle(b.Cycle)
+	d.a.showBanner(b.Kind, b.Text)
+	afterAll(playground.Flash, undo)
+}
+
+// focusTask gives the focus to a task of the drawing, if it is drawn.
+func (d *drawing) focusTask(task string) {
+	if nd := d.g.nodes[task]; nd != nil && nd.drawn {
+		nd.g.Call("focus", map[string]any{"preventScroll": true})
+	}
+}
