@@ -25,7 +25,8 @@ type Options struct {
 	// Static is the tree of static files, index.html at its root; nil means
 	// the files embedded from static/.
 	Static fs.FS
-	// Limits bound each run of POST /api/run; nil means [DefaultLimits].
+	// Limits bound each run of POST /api/run and GET /svg; nil means
+	// [DefaultLimits].
 	Limits *scenario.Limits
 	// RunTimeout is how long one run may take; 0 means [DefaultRunTimeout].
 	RunTimeout time.Duration

@@ -306,6 +306,11 @@ func (r *Runner) Exec(c Command) Step {
 	if n > 0 && n <= cap(r.arena)-len(r.arena) && &r.events[0] == &r.arena[:len(r.arena)+1][len(r.arena)] {
 		// The events were written into the arena: keep them there.
 		r.arena = r.arena[:len(r.arena)+n]
+	} else if r.reuse && cap(r.events) > cap(r.arena) {
+		// A step larger than the arena: its storage is the arena from
+		// now on, so that a run of many such steps reuses one buffer
+		// rather than making a new one for each.
+		r.arena = r.events[:n]
 	}
 	st.Events = r.events[:n:n] // appending to them never touches the next step's
 	st.Now = q.Now()

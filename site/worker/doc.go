@@ -16,7 +16,8 @@
 // sent as they are (encodeBody "manual"), the rest going to the Go program.
 //
 // Workers runs a new instance of the Go program for every request, so the
-// worker keeps no state between requests, and the limits of a run are
-// site's defaults ([site.DefaultLimits], [site.DefaultRunTimeout]); a
-// worker has 128 MB of memory.
+// worker keeps no state between requests. A worker has 128 MB of memory:
+// the limits of its runs ([Limits]) are sized for it, tighter than
+// site's defaults (a tenth of the tasks, an eighth of the output), and
+// its time limit is site's ([site.DefaultRunTimeout]).
 package main

@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 
+	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/site"
 )
 
@@ -13,8 +14,9 @@ import (
 //
 // The worker is instantiated afresh for every request, so nothing may be
 // kept between requests; nothing is: every route of site is stateless.
+// Its runs are bounded by Limits, sized for the 128 MB of an isolate.
 func handler() http.Handler {
-	h := site.New(site.Options{})
+	h := site.New(site.Options{Limits: &Limits})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Workers compresses what a worker answers, as the client
 		// accepts; a body that site had compressed already would be
@@ -27,6 +29,19 @@ func handler() http.Handler {
 		}
 		h.ServeHTTP(noEmptyWrites{w}, r)
 	})
+}
+
+// Limits bound each run of the worker (POST /api/run, GET /svg), sized
+// for a Workers isolate's 128 MB: with a script of at most site.MaxScript
+// bytes they keep the Go heap of any single request under 64 MB (its test
+// runs the js/wasm handler under node with each hostile input of the
+// bounded-memory attacks and checks so). A run's memory is about its
+// tasks × 2 KB, plus its longest trace line, at most Output bytes.
+var Limits = scenario.Limits{
+	Tasks:  10_000,
+	Steps:  100_000,
+	Events: 500_000,
+	Output: 8 << 20,
 }
 
 // noEmptyWrites drops writes of no bytes. workers turns the body into a

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -15,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -47,8 +45,6 @@ const wasmBudget = 1_350_000
 // client bounds every request: a worker that hangs fails the test in
 // time rather than stalling it.
 var client = &http.Client{Timeout: 30 * time.Second}
-
-var latency = flag.Bool("latency", false, "measure the latency of the worker under wrangler dev against wq serve (TestLatency)")
 
 func TestWorker(t *testing.T) {
 	base := startWorker(t)
@@ -534,77 +530,55 @@ func tab(t testing.TB) context.Context {
 	return ctx
 }
 
-// TestLatency measures what a request costs at the edge, under wrangler dev
-// on this machine, against `wq serve` in the same run: 200 sequential
-// requests of each route to each server, taken in turns, and their p50 and
-// p99. It measures and asserts nothing about time; run it with
+// BenchmarkLatency measures what a request costs at the edge, under
+// wrangler dev on this machine, against `wq serve`: one request a loop,
+// for each route and server, named so that benchstat can pivot them:
 //
-//	go test ./site/worker -run Latency -latency -v
-func TestLatency(t *testing.T) {
-	if !*latency {
-		t.Skip("measures, does not test: run with -latency")
-	}
-	worker := startWorker(t)
-	wq := startWqServe(t)
-	text, _ := trickyCycle(t)
+//	go test ./site/worker -run '^$' -bench Latency -count 10 > lat.txt
+//	benchstat -col /server lat.txt
+//
+// It needs wrangler (make worker-npm), as TestWorker does.
+func BenchmarkLatency(b *testing.B) {
+	worker := startWorker(b)
+	wq := startWqServe(b)
+	text, _ := trickyCycle(b)
 	routes := []struct {
 		name string
 		req  func(base string) *http.Request
 	}{
-		{"POST /api/run (tricky-cycle)", func(base string) *http.Request {
+		{"run-tricky-cycle", func(base string) *http.Request {
 			r, _ := http.NewRequest(http.MethodPost, base+"/api/run", strings.NewReader(text))
 			r.Header.Set("Content-Type", "text/plain")
 			return r
 		}},
-		{"GET /svg?scenario=diamond-redrive&step=end", func(base string) *http.Request {
+		{"svg-diamond-redrive", func(base string) *http.Request {
 			r, _ := http.NewRequest(http.MethodGet, base+"/svg?scenario=diamond-redrive&step=end", nil)
 			return r
 		}},
 	}
-	const n = 200
-	servers := []struct{ name, base string }{{"wrangler dev", worker}, {"wq serve", wq}}
-	var table strings.Builder
-	fmt.Fprintf(&table, "\n| route | server | p50 | p99 |\n|---|---|---:|---:|\n")
+	servers := []struct{ name, base string }{{"wrangler", worker}, {"wq", wq}}
 	for _, rt := range routes {
-		resp, err := client.Do(rt.req(wq))
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("%s is not measured: wq serve answers %s", rt.name, resp.Status)
-			continue
-		}
-		took := make([][]time.Duration, len(servers))
-		for i := 0; i < n; i++ {
-			for s, srv := range servers {
-				start := time.Now()
-				resp, err := client.Do(rt.req(srv.base))
-				if err != nil {
-					t.Fatalf("%s on %s: %v", rt.name, srv.name, err)
+		for _, srv := range servers {
+			b.Run("route="+rt.name+"/server="+srv.name, func(b *testing.B) {
+				for b.Loop() {
+					resp, err := client.Do(rt.req(srv.base))
+					if err != nil {
+						b.Fatalf("%s on %s: %v", rt.name, srv.name, err)
+					}
+					_, err = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if err != nil || resp.StatusCode != http.StatusOK {
+						b.Fatalf("%s on %s: %s %v", rt.name, srv.name, resp.Status, err)
+					}
 				}
-				_, err = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if err != nil || resp.StatusCode != http.StatusOK {
-					t.Fatalf("%s on %s: %s %v", rt.name, srv.name, resp.Status, err)
-				}
-				took[s] = append(took[s], time.Since(start))
-			}
-		}
-		for s, srv := range servers {
-			slices.Sort(took[s])
-			fmt.Fprintf(&table, "| `%s` | %s | %s | %s |\n", rt.name, srv.name, ms(took[s][n/2-1]), ms(took[s][n*99/100-1]))
+			})
 		}
 	}
-	fmt.Fprintf(&table, "\nthe worker's bundle: %s gzipped\n", size(bundleGzip(t)))
-	t.Log(table.String())
+	b.Logf("the worker's bundle: %s gzipped", size(bundleGzip(b)))
 }
 
 // size formats a size in bytes in MB, and in KiB as wrangler does.
 func size(n int64) string { return fmt.Sprintf("%.2f MB (%.0f KiB)", float64(n)/1e6, float64(n)/1024) }
-
-// ms formats d in milliseconds, to a tenth.
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
 
 // startWqServe builds wq and serves the site with it on a free loopback
 // port until the test ends; it returns the base URL.
