@@ -138,12 +138,15 @@ func (s *Sharded) DB(ctx context.Context, dag string) (*DB, error) {
 }
 
 // Queue opens dag's queue in its shard, as [DB.Queue] does, and keeps the
-// handle for Submit.
+// handle for Submit. It reads the DAG's placement afresh (one statement),
+// so that a DAG another process moved (see [Sharded.Move]) is opened where
+// it now lives, never created again where it was.
 func (s *Sharded) Queue(ctx context.Context, dag string, cfg core.Config) (*Queue, error) {
-	db, err := s.DB(ctx, dag)
+	i, err := s.locateFresh(ctx, dag)
 	if err != nil {
 		return nil, err
 	}
+	db := s.shards[i]
 	q, err := db.Queue(ctx, dag, cfg)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,245 @@
+package durable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// moveTables are the tables that hold a DAG's rows, each keyed by its dag
+// column, in an order that respects their foreign keys (dagq_dags first).
+var moveTables = []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives"}
+
+// moveSequences are the sequences whose values a DAG's rows hold (lease
+// ids, and the lines of READY, timer and DLQ order): the new database's are
+// moved past the old one's, so that what comes after the move is ordered
+// after what was copied and no lease id is handed out twice.
+var moveSequences = []string{"dagq_lease_ids", "dagq_line"}
+
+// Move moves dag to the shard to, with every row of it as it stands (its
+// tasks in their states, attempts, leases, timers, arguments and results,
+// edges, expired leases, a redrive under way), and records it there: an
+// explicit operation, the only way a DAG changes shards.
+//
+// The DAG is frozen in its old database for the whole move: its advisory
+// lock and every row of it are locked, so that no submit, completion,
+// failure, heartbeat, timer or hand-out of it commits meanwhile (they wait,
+// or skip it). Its rows are copied into the new database in one
+// transaction; then its placement is switched, and its rows are deleted
+// from the old database in the transaction that froze it. The placement
+// switches in the same transaction as the copy when the directory is the
+// new database, and as the deletion when it is the old one. A failure
+// before the copy commits changes nothing; after it, Move undoes what it
+// can (the copy the placement does not name) and reports the error. A
+// process that dies between the copy's commit and the deletion's leaves
+// both copies, which the workers of both databases run: Move again while
+// the placement names the old shard (the stale copy is replaced), else
+// delete the old copy with [DB.DeleteDAG].
+//
+// A handler that holds a lease of the DAG when it moves loses it: its
+// completion, sent to the old database, is refused (the DAG is not there),
+// and the task, RUNNING in the new one under the same lease, runs again
+// there when that lease expires; so a task runs at least once, as after a
+// crash. Every other Sharded reads the new placement when it next opens
+// the DAG, and its operations on the old shard are refused meanwhile
+// ("no DAG"), never applied to a second copy. Moving a DAG to where it is
+// does nothing. The cost is O(rows of the DAG), in a constant number of
+// statements per table.
+func (s *Sharded) Move(ctx context.Context, dag string, to int) error {
+	if to < 0 || to >= len(s.shards) {
+		return fmt.Errorf("durable: cannot move %q to shard %d: there are %d shards", dag, to, len(s.shards))
+	}
+	// Freezing the DAG may deadlock with an operation on it that locked
+	// in the other order: Postgres aborts one, and the move is tried again.
+	for attempt := 0; ; attempt++ {
+		err := s.move1(ctx, dag, to)
+		if err != nil && retryable(err) && attempt < 20 {
+			time.Sleep(time.Duration(attempt+1) * time.Millisecond)
+			continue
+		}
+		return err
+	}
+}
+
+// move1 is one try of Move.
+func (s *Sharded) move1(ctx context.Context, dag string, to int) error {
+	from, err := s.locateFresh(ctx, dag)
+	if err != nil {
+		return err
+	}
+	if from == to {
+		return nil
+	}
+	src, dst := s.shards[from], s.shards[to]
+	stx, err := src.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("durable: move %q: %w", dag, err)
+	}
+	defer func() { _ = stx.Rollback(ctx) }() // a no-op after Commit
+	if _, err := stx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", dag); err != nil {
+		return fmt.Errorf("durable: move %q: %w", dag, err)
+	}
+	// The placement again, now that nothing of the DAG can change: a
+	// concurrent Move may have taken it away.
+	if cur, err := s.placement(ctx, stx, from, dag); err != nil {
+		return err
+	} else if cur != from {
+		return fmt.Errorf("durable: move %q: it moved to shard %d meanwhile", dag, cur)
+	}
+	if _, err := stx.Exec(ctx, "SELECT 1 FROM dagq_dags WHERE dag = $1 FOR UPDATE", dag); err != nil {
+		return fmt.Errorf("durable: move %q: %w", dag, err)
+	}
+	if _, err := stx.Exec(ctx, "SELECT 1 FROM dagq_tasks WHERE dag = $1 FOR UPDATE", dag); err != nil {
+		return fmt.Errorf("durable: move %q: %w", dag, err)
+	}
+	copied := map[string]int64{}
+	for _, seq := range moveSequences {
+		var v int64
+		if err := stx.QueryRow(ctx, "SELECT last_value FROM "+seq).Scan(&v); err != nil {
+			return fmt.Errorf("durable: move %q: %w", dag, err)
+		}
+		copied[seq] = v
+	}
+	type table struct {
+		cols []string
+		rows [][]any
+	}
+	var tables []table
+	for _, name := range moveTables {
+		rows, err := stx.Query(ctx, "SELECT * FROM "+name+" WHERE dag = $1", dag)
+		if err != nil {
+			return fmt.Errorf("durable: move %q: %w", dag, err)
+		}
+		var tb table
+		for _, f := range rows.FieldDescriptions() {
+			tb.cols = append(tb.cols, f.Name)
+		}
+		for rows.Next() {
+			v, err := rows.Values()
+			if err != nil {
+				rows.Close()
+				return fmt.Errorf("durable: move %q: %w", dag, err)
+			}
+			tb.rows = append(tb.rows, v)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("durable: move %q: %w", dag, err)
+		}
+		tables = append(tables, tb)
+	}
+	if len(tables[0].rows) == 0 {
+		return fmt.Errorf("durable: move %q: %w", dag, errNoDAG(dag))
+	}
+
+	// The copy, and the placement if the new database is the directory.
+	err = pgx.BeginFunc(ctx, dst.pool, func(dtx pgx.Tx) error {
+		if _, err := dtx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", dag); err != nil {
+			return err
+		}
+		// What a Move that failed half way may have left here: the
+		// placement names the old shard, so it is not the DAG.
+		if _, err := dtx.Exec(ctx, "DELETE FROM dagq_dags WHERE dag = $1", dag); err != nil {
+			return err
+		}
+		for i, tb := range tables {
+			if len(tb.rows) == 0 {
+				continue
+			}
+			if _, err := dtx.CopyFrom(ctx, pgx.Identifier{moveTables[i]}, tb.cols, pgx.CopyFromRows(tb.rows)); err != nil {
+				return fmt.Errorf("%s: %w", moveTables[i], err)
+			}
+		}
+		for _, seq := range moveSequences {
+			if _, err := dtx.Exec(ctx, "SELECT setval('"+seq+"', greatest((SELECT last_value FROM "+seq+"), $1))", copied[seq]); err != nil {
+				return err
+			}
+		}
+		if to == 0 {
+			return setPlacement(ctx, dtx, dag, to)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("durable: move %q to shard %d: %w", dag, to, err)
+	}
+	// The copy is committed: from here on, an error leaves two copies, of
+	// which the placement names the real one; the other is deleted.
+	switched := to == 0
+	undo := func(cause error) error {
+		bg := context.WithoutCancel(ctx)
+		_ = stx.Rollback(bg)
+		if switched {
+			if _, uerr := src.DeleteDAG(bg, dag); uerr != nil {
+				return fmt.Errorf("durable: move %q to shard %d: moved, but the old rows could not be deleted (%w; then %w): delete them with DB.DeleteDAG on shard %d", dag, to, cause, uerr, from)
+			}
+			return nil // moved: the old rows are deleted
+		}
+		if _, uerr := dst.DeleteDAG(bg, dag); uerr != nil {
+			return fmt.Errorf("durable: move %q to shard %d: %w; and its copy could not be deleted (%w): delete it with DB.DeleteDAG on shard %d", dag, to, cause, uerr, to)
+		}
+		return fmt.Errorf("durable: move %q to shard %d: %w (its copy is deleted: nothing moved)", dag, to, cause)
+	}
+	if from != 0 && to != 0 {
+		if err := pgx.BeginFunc(ctx, s.shards[0].pool, func(tx pgx.Tx) error { return setPlacement(ctx, tx, dag, to) }); err != nil {
+			return undo(err)
+		}
+		switched = true
+	}
+	if _, err := stx.Exec(ctx, "DELETE FROM dagq_dags WHERE dag = $1", dag); err != nil {
+		if err := undo(err); err != nil {
+			return err
+		}
+	} else if from == 0 {
+		if err := setPlacement(ctx, stx, dag, to); err != nil {
+			return undo(err)
+		}
+	}
+	if err := stx.Commit(ctx); err != nil {
+		if err := undo(err); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	s.placed[dag] = to
+	delete(s.queues, dag)
+	s.mu.Unlock()
+	return nil
+}
+
+// setPlacement records in tx, on the directory, that dag lives in shard i.
+func setPlacement(ctx context.Context, tx pgx.Tx, dag string, i int) error {
+	_, err := tx.Exec(ctx, `INSERT INTO dagq_placement (dag, shard) VALUES ($1, $2)
+		ON CONFLICT (dag) DO UPDATE SET shard = excluded.shard`, dag, i)
+	return err
+}
+
+// placement reads dag's recorded shard: in tx when the directory is the
+// shard tx is on (from), else on the directory.
+func (s *Sharded) placement(ctx context.Context, tx pgx.Tx, from int, dag string) (int, error) {
+	var i int
+	var err error
+	if from == 0 {
+		err = tx.QueryRow(ctx, "SELECT shard FROM dagq_placement WHERE dag = $1", dag).Scan(&i)
+	} else {
+		err = s.shards[0].pool.QueryRow(ctx, "SELECT shard FROM dagq_placement WHERE dag = $1", dag).Scan(&i)
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return from, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("durable: %w", err)
+	}
+	return i, nil
+}
+
+// locateFresh is Locate, reading the directory even if the DAG's shard is
+// cached: what a Move or a Queue must not take from a stale cache.
+func (s *Sharded) locateFresh(ctx context.Context, dag string) (int, error) {
+	s.mu.Lock()
+	delete(s.placed, dag)
+	s.mu.Unlock()
+	return s.Locate(ctx, dag)
+}

@@ -1,0 +1,322 @@
+package durable_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/durable"
+)
+
+// dagRows is every row of a DAG in db, table by table, each as JSON text,
+// sorted.
+func dagRows(t *testing.T, db *durable.DB, dag string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, table := range []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives"} {
+		rows, err := db.Pool().Query(bg, "SELECT row_to_json(r)::text FROM "+table+" r WHERE dag = $1", dag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out[table] = append(out[table], s)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(out[table])
+	}
+	return out
+}
+
+// TestMoveCopiesEveryRowAsItStands moves a DAG with a task in every state
+// (one RUNNING under a lease a client holds) from the directory to another
+// shard: the new database holds exactly the rows the old one held, the old
+// one none, and the DAG goes on there — the held lease completes, the old
+// database refuses it, a new submit lands behind the copied READY line.
+func TestMoveCopiesEveryRowAsItStands(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dbs := []*durable.DB{openDB(t, durable.Options{}), openDB(t, durable.Options{})}
+	s, err := durable.NewSharded(dbs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A DAG that the hash puts in shard 0.
+	dag := ""
+	for i := 0; dag == ""; i++ {
+		if d := fmt.Sprintf("etl-%d", i); s.Shard(d) == 0 {
+			dag = d
+		}
+	}
+	q, err := s.Queue(ctx, dag, core.Config{MaxAttempts: 3, LeaseTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sub := range [][]string{{"a"}, {"c"}, {"e"}, {"b", "a"}, {"d", "c"}, {"f", "missing"}} {
+		if err := q.Submit(ctx, sub[0], sub[1:]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func(want string) core.Lease {
+		t.Helper()
+		l, ok, err := q.Next(ctx)
+		if err != nil || !ok || l.Task != want {
+			t.Fatalf("Next: %v %v %v, want %s", l, ok, err, want)
+		}
+		return l
+	}
+	if err := q.Complete(ctx, next("a")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Fail(ctx, next("c"), core.Permanent(errors.New("malformed"))); err != nil {
+		t.Fatal(err)
+	}
+	held := durable.Lease{DAG: dag, Lease: next("e")}
+	before := dagRows(t, dbs[0], dag)
+	want := map[string]core.State{"a": core.Succeeded, "b": core.Ready, "c": core.Dead, "d": core.Blocked, "e": core.Running, "f": core.Pending}
+	if states, err := q.States(ctx); err != nil || !maps(states, want) {
+		t.Fatalf("before the move: %v (%v), want %v", states, err, want)
+	}
+
+	if err := s.Move(ctx, dag, 5); err == nil {
+		t.Error("a move to shard 5 of 2 was accepted")
+	}
+	if err := s.Move(ctx, dag, 1); err != nil {
+		t.Fatal(err)
+	}
+	if i, err := s.Locate(ctx, dag); err != nil || i != 1 {
+		t.Fatalf("after the move %s is located in %d (%v), want 1", dag, i, err)
+	}
+	after := dagRows(t, dbs[1], dag)
+	for table, rows := range before {
+		if !slices.Equal(rows, after[table]) {
+			t.Errorf("%s: the new database holds\n%v\nthe old one held\n%v", table, after[table], rows)
+		}
+	}
+	if len(before["dagq_tasks"]) != 7 || len(before["dagq_edges"]) != 3 {
+		t.Errorf("the DAG had %d task rows and %d edges, want 7 and 3: the test shows little", len(before["dagq_tasks"]), len(before["dagq_edges"]))
+	}
+	for table, rows := range dagRows(t, dbs[0], dag) {
+		if len(rows) > 0 {
+			t.Errorf("the old database still holds %d rows of %s", len(rows), table)
+		}
+	}
+	if err := s.Move(ctx, dag, 1); err != nil {
+		t.Errorf("a move to where the DAG is: %v", err)
+	}
+
+	// The DAG goes on in its new shard.
+	if err := dbs[0].Complete(ctx, held); err == nil {
+		t.Error("the old database accepted a completion of the moved DAG")
+	}
+	if err := s.Complete(ctx, held); err != nil {
+		t.Fatalf("the lease held across the move: %v", err)
+	}
+	q, err = s.Queue(ctx, dag, core.Config{MaxAttempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Submit(ctx, durable.TaskRef{DAG: dag, Name: "g"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Submit(ctx, durable.TaskRef{DAG: dag, Name: "a"}); !errors.Is(err, core.ErrDuplicate) {
+		t.Errorf("a submitted again after the move: %v, want ErrDuplicate", err)
+	}
+	next("b") // copied READY before g, still ahead of it
+	next("g")
+	if ok, err := dbs[0].HasDAG(ctx, dag); err != nil || ok {
+		t.Errorf("the old database has the DAG again (%v)", err)
+	}
+}
+
+// maps reports whether two state maps are equal.
+func maps(a, b map[string]core.State) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestMoveUnderRunningWorkers adds a third database to a sharded queue and
+// moves DAGs to it (and one of them on to the directory) while workers run
+// on every database: every task of every DAG ends SUCCEEDED, each DAG lives
+// in exactly one database, the one its placement names, and every handler
+// run is one the database counted as an attempt (a task whose lease moved
+// under its handler runs again when that lease expires, and only then).
+// Tasks submitted after the moves, through the Sharded that moved them and
+// through one made before (which refuses a DAG in a shard it was not
+// given), land in the DAG where it lives.
+func TestMoveUnderRunningWorkers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dbs := []*durable.DB{openDB(t, durable.Options{}), openDB(t, durable.Options{}), openDB(t, durable.Options{})}
+	old, err := durable.NewSharded(dbs[:2]...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	runs := map[string]int{}
+	handler := func(ctx context.Context, task durable.Task) error {
+		mu.Lock()
+		runs[task.DAG+"/"+task.Name]++
+		mu.Unlock()
+		time.Sleep(2 * time.Millisecond)
+		return nil
+	}
+	for _, db := range dbs {
+		startWorker(t, durable.NewWorker(db, handler, durable.WorkerOptions{Workers: 3, Poll: 50 * time.Millisecond, OnError: quiet(t)}))
+	}
+
+	const nDAGs, n = 8, 60
+	cfg := core.Config{MaxAttempts: 5, LeaseTimeout: 2 * time.Second}
+	rng := rand.New(rand.NewPCG(rand.Uint64(), 0))
+	var names []string
+	for d := range nDAGs {
+		dag := fmt.Sprintf("move-%d", d)
+		names = append(names, dag)
+		q, err := old.Queue(ctx, dag, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tasks := make([]durable.NewTask, n)
+		for i := range tasks {
+			// A chain with side branches: the DAG is still running when
+			// it moves.
+			tasks[i].Name = fmt.Sprintf("t%d", i)
+			if i > 0 {
+				tasks[i].Deps = []string{fmt.Sprintf("t%d", i-1)}
+				if rng.IntN(2) == 0 {
+					tasks[i].Deps = append(tasks[i].Deps, fmt.Sprintf("t%d", rng.IntN(i)))
+				}
+			}
+		}
+		if err := q.SubmitAll(ctx, tasks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "some tasks done", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(runs) >= nDAGs*5
+	})
+
+	s, err := durable.NewSharded(dbs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := map[string]int{}
+	from := map[int]int{}
+	for i, dag := range names {
+		was, err := s.Locate(ctx, dag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		home[dag] = was
+		if i%2 == 1 {
+			if err := s.Move(ctx, dag, 2); err != nil {
+				t.Fatal(err)
+			}
+			from[was]++
+			home[dag] = 2
+		}
+	}
+	// One on to the directory, from the new shard.
+	if err := s.Move(ctx, names[1], 0); err != nil {
+		t.Fatal(err)
+	}
+	home[names[1]] = 0
+	t.Logf("moved %d DAGs from shard 0 and %d from shard 1 to shard 2, then %s to shard 0", from[0], from[1], names[1])
+	if from[0] == 0 || from[1] == 0 {
+		t.Logf("the moves did not take DAGs from both shards")
+	}
+
+	// More tasks, through the new Sharded and through the one from before,
+	// which cannot reach the new shard: it refuses, and creates nothing.
+	for i, dag := range names {
+		via := []*durable.Sharded{s, old}[i%2]
+		if via == old && home[dag] == 2 {
+			if _, err := old.Queue(ctx, dag, cfg); err == nil {
+				t.Errorf("a Sharded without the new shard opened %s, which lives there", dag)
+			}
+			via = s
+		}
+		if _, err := via.Queue(ctx, dag, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if err := via.Submit(ctx, durable.TaskRef{DAG: dag, Name: "late"}, durable.TaskRef{DAG: dag, Name: "t0"}); err != nil {
+			t.Fatalf("a late task for %s: %v", dag, err)
+		}
+	}
+
+	for _, dag := range names {
+		q, err := s.Queue(ctx, dag, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, dag+" done", func() bool {
+			states, ok := settledStates(t, q)
+			return ok && len(states) == n+1
+		})
+		states, _ := settledStates(t, q)
+		for name, st := range states {
+			if st != core.Succeeded {
+				t.Errorf("%s/%s is %s, want SUCCEEDED", dag, name, st)
+			}
+		}
+		for i, db := range dbs {
+			var dagsHere, tasksHere int
+			if err := db.Pool().QueryRow(ctx, "SELECT (SELECT count(*) FROM dagq_dags WHERE dag = $1), (SELECT count(*) FROM dagq_tasks WHERE dag = $1)", dag).Scan(&dagsHere, &tasksHere); err != nil {
+				t.Fatal(err)
+			}
+			if i == home[dag] && (dagsHere != 1 || tasksHere != n+1) {
+				t.Errorf("%s: its shard %d holds %d rows and %d tasks of it, want 1 and %d", dag, i, dagsHere, tasksHere, n+1)
+			}
+			if i != home[dag] && dagsHere+tasksHere != 0 {
+				t.Errorf("%s lives in shard %d, but shard %d holds %d rows and %d tasks of it", dag, home[dag], i, dagsHere, tasksHere)
+			}
+		}
+		// Every handler run is an attempt the database counted.
+		rows, err := dbs[home[dag]].Pool().Query(ctx, "SELECT name, attempts FROM dagq_tasks WHERE dag = $1", dag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var name string
+		var attempts int
+		again := 0
+		mu.Lock()
+		for rows.Next() {
+			if err := rows.Scan(&name, &attempts); err != nil {
+				t.Fatal(err)
+			}
+			if r := runs[dag+"/"+name]; r != attempts {
+				t.Errorf("%s/%s: its handler ran %d times, and the database counts %d attempts", dag, name, r, attempts)
+			}
+			if attempts > 1 {
+				again++
+			}
+		}
+		mu.Unlock()
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if again > 0 {
+			t.Logf("%s: %d tasks ran again (their lease moved under their handler)", dag, again)
+		}
+	}
+}
