@@ -250,8 +250,9 @@ func TestAttacks(t *testing.T) {
 		{"QuadraticCheck", "?strategy=dfs", upTo1MiB(chainOf(51000, "c0")), "context|output"},
 		// A trace repeats every task's state on every line: steps × tasks.
 		{"OutputAmplification", "", submits(513 << 10), "output"},
-		// One huge name, repeated on every line of the trace.
-		{"HugeNameRepeated", "", "submit " + strings.Repeat("n", 500<<10) + "\n" + strings.Repeat("next\n", 100000), "output"},
+		// Names of the longest length allowed (a longer one is refused:
+		// TestAttackBoundedRequests), every one repeated on every line.
+		{"LongestNamesRepeated", "", longNames(), "output"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -429,6 +430,16 @@ func TestAttackPictureClientThatLeavesFreesItsSlot(t *testing.T) {
 	t.Logf("the picture's handler returned within %v of its client leaving; the next run answered in %v (goal: the slot back within 100 ms)",
 		time.Since(left).Round(time.Millisecond), took.Round(time.Millisecond))
 	s.checkPeak(t, peakSingle)
+}
+
+// longNames submits tasks named with 256 bytes up to 1 MiB of script.
+func longNames() string {
+	var b strings.Builder
+	for i := 0; b.Len()+len("submit \n")+256 <= 1<<20; i++ {
+		name := fmt.Sprintf("%0256d", i)
+		b.WriteString("submit " + name + "\n")
+	}
+	return b.String()
 }
 
 // upTo1MiB returns the whole lines of script that fit in 1 MiB.
