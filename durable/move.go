@@ -66,7 +66,7 @@ func (s *Sharded) Move(ctx context.Context, dag string, to int) error {
 
 // move1 is one try of Move.
 func (s *Sharded) move1(ctx context.Context, dag string, to int) error {
-	from, err := s.locateFresh(ctx, dag)
+	from, err := s.current(ctx, dag)
 	if err != nil {
 		return err
 	}
@@ -242,4 +242,31 @@ func (s *Sharded) locateFresh(ctx context.Context, dag string) (int, error) {
 	delete(s.placed, dag)
 	s.mu.Unlock()
 	return s.Locate(ctx, dag)
+}
+
+// current returns the shard that holds dag: its placement, else (a DAG
+// made before placements were recorded) the first shard that has it. Unlike
+// Locate it records nothing, and a DAG no shard has is an error.
+func (s *Sharded) current(ctx context.Context, dag string) (int, error) {
+	var i int
+	err := s.shards[0].pool.QueryRow(ctx, "SELECT shard FROM dagq_placement WHERE dag = $1", dag).Scan(&i)
+	if err == nil {
+		if i < 0 || i >= len(s.shards) {
+			return 0, fmt.Errorf("durable: the DAG %q lives in shard %d, and %d shards were given", dag, i, len(s.shards))
+		}
+		return i, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return 0, fmt.Errorf("durable: %w", err)
+	}
+	for k, db := range s.shards {
+		ok, err := db.HasDAG(ctx, dag)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			return k, nil
+		}
+	}
+	return 0, errNoDAG(dag)
 }

@@ -92,6 +92,15 @@ func TestMoveCopiesEveryRowAsItStands(t *testing.T) {
 	if err := s.Move(ctx, dag, 5); err == nil {
 		t.Error("a move to shard 5 of 2 was accepted")
 	}
+	if err := s.Move(ctx, "never-opened", 1); err == nil {
+		t.Error("a move of a DAG never opened was accepted")
+	} else {
+		t.Log(err)
+	}
+	var placed int
+	if err := dbs[0].Pool().QueryRow(ctx, "SELECT count(*) FROM dagq_placement WHERE dag = 'never-opened'").Scan(&placed); err != nil || placed != 0 {
+		t.Errorf("the refused move recorded %d placements (%v)", placed, err)
+	}
 	if err := s.Move(ctx, dag, 1); err != nil {
 		t.Fatal(err)
 	}
