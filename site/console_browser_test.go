@@ -140,3 +140,32 @@ func TestAnExpiredLeaseFlashes(t *testing.T) {
 		t.Errorf("the expired task's box is animated by %q, want the expired flash", got)
 	}
 }
+
+// TestAPacedRedriveHasAHandle: at the outage's step 546 a redrive of
+// group 1 runs at 10 every 10 s. The console shows its progress, a step
+// to its next batch and Cancel, and the groups' Redrive, which the queue
+// would refuse ("a redrive is in progress"), disabled with the reason on
+// the screen. Next batch redrives ten more; Cancel stops it.
+func TestAPacedRedriveHasAHandle(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=outage&step=546")
+	if got := text(t, ctx, "#dlq-console .paced-progress"); got != "10/40 redriven, next batch in 10s" {
+		t.Errorf("the progress says %q", got)
+	}
+	if !shown(t, ctx, `#dlq-console .paced button[data-command="advance 10s"]`) || !shown(t, ctx, `#dlq-console .paced button[data-command="redrive cancel"]`) {
+		t.Fatal("no next-batch or Cancel button")
+	}
+	if n := eval[int](t, ctx, `Array.from(document.querySelectorAll('#dlq-console .group-actions button')).filter(b => b.textContent.startsWith('Redrive') && !b.disabled).length`); n != 0 {
+		t.Errorf("%d Redrive buttons are enabled while a redrive runs", n)
+	}
+	if !shown(t, ctx, `#dlq-console .paced .refused-why`) {
+		t.Error("the reason the Redrive buttons are disabled is not shown")
+	}
+	click(t, ctx, `#dlq-console .paced button[data-command="advance 10s"]`)
+	waitFor(t, ctx, `(document.querySelector('#dlq-console .paced-progress') || {}).textContent === "20/40 redriven, next batch in 10s"`)
+	click(t, ctx, `#dlq-console .paced button[data-command="redrive cancel"]`)
+	waitFor(t, ctx, `!document.querySelector('#dlq-console .paced')`)
+	if n := eval[int](t, ctx, `Array.from(document.querySelectorAll('#dlq-console .group-actions button')).filter(b => b.disabled).length`); n != 0 {
+		t.Errorf("%d buttons stay disabled after Cancel", n)
+	}
+}

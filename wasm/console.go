@@ -34,6 +34,12 @@ func (con *console) render() {
 	if c.Alert != "" {
 		b.WriteString(`<p class="dlq-alert" role="alert">` + html.EscapeString(c.Alert) + `</p>`)
 	}
+	if pr := c.Paced; pr != nil {
+		b.WriteString(`<div class="paced" role="status"><span class="paced-progress">` + html.EscapeString(pr.Label) + `</span>`)
+		b.WriteString(`<button type="button" data-command="` + html.EscapeString(pr.Next) + `" title="` + html.EscapeString(pr.Next) + `">Next batch ▸</button>`)
+		b.WriteString(`<button type="button" data-command="` + html.EscapeString(pr.Cancel) + `" title="` + html.EscapeString(pr.Cancel) + `">Cancel</button>`)
+		b.WriteString(`<span class="refused-why">Redrive is disabled meanwhile. ` + html.EscapeString(pr.Why) + `</span></div>`)
+	}
 	if con.group > len(c.Groups) {
 		con.group = 0
 	}
@@ -51,6 +57,10 @@ func (con *console) render() {
 		b.WriteString(`<span class="group-actions">`)
 		b.WriteString(`<button type="button" data-preview="` + html.EscapeString(g.Preview) + `" title="` + html.EscapeString(g.Preview) + `: marks what would move, changes nothing">Preview</button>`)
 		for _, btn := range [][2]string{{g.Redrive, "Redrive"}, {g.RedriveAtRate, g.RateLabel}} {
+			if g.Refused != "" {
+				b.WriteString(`<button type="button" disabled title="` + html.EscapeString(g.Refused) + `">` + html.EscapeString(btn[1]) + `</button>`)
+				continue
+			}
 			b.WriteString(`<button type="button" data-command="` + html.EscapeString(btn[0]) + `" title="` + html.EscapeString(btn[0]) + `">` + html.EscapeString(btn[1]) + `</button>`)
 		}
 		b.WriteString(`</span></div>`)

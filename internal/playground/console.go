@@ -19,6 +19,9 @@ type Console struct {
 	Poisoned []string // DEAD tasks past the poison-pill cap: bulk redrive skips them
 	Force    []string // the command that moves each of them: "redrive! T"
 	Alert    string   // the alert's banner while it is raised; "" otherwise
+	// Paced is the redrive at a rate in progress, nil if none is. While
+	// one is, the groups' Redrive buttons are refused (see Refused).
+	Paced *PacedRedrive
 }
 
 // ConsoleGroup is a root cause: the DEAD tasks whose errors share a
@@ -39,6 +42,10 @@ type ConsoleGroup struct {
 	Preview, Redrive, RedriveAtRate string
 	// RateLabel is the label of RedriveAtRate's button: "Redrive at 2/s".
 	RateLabel string
+	// Refused says why the queue would refuse Redrive and RedriveAtRate
+	// now (a paced redrive is in progress), for their buttons to be
+	// disabled with it; "" when it would take them.
+	Refused string
 }
 
 // RedriveRate is the rate the console offers for a bulk redrive: enough
@@ -54,6 +61,11 @@ const redriveRateLabel = "Redrive at 2/s"
 func (p *Page) Console() Console {
 	b := p.s.Board()
 	var c Console
+	if k := p.s.Cursor(); k > 0 {
+		if pr, ok := pacedRedrive(p.s, k); ok {
+			c.Paced = &pr
+		}
+	}
 	groups := b.DeadLetterGroups()
 	blocked := map[string][]string{} // root → the tasks it blocks
 	for _, d := range b.DeadLetters() {
@@ -78,6 +90,9 @@ func (p *Page) Console() Console {
 			Redrive:       "redrive group " + n,
 			RedriveAtRate: "redrive group " + n + " at " + RedriveRate,
 			RateLabel:     redriveRateLabel,
+		}
+		if c.Paced != nil {
+			cg.Refused = refusedWhileRedriving
 		}
 		if most > 0 {
 			cg.Bar = float64(g.BlastRadius) / float64(most)

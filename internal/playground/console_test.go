@@ -125,3 +125,35 @@ func TestConsolePreviewChangesNothing(t *testing.T) {
 		t.Error("a redrive taken for a preview")
 	}
 }
+
+// TestConsoleShowsAPacedRedrive: in the outage, after "redrive group 1 at
+// 10/10s", the console says how far the redrive got and when its next
+// batch is due, offers the advance that reaches it and Cancel, and marks
+// the groups' Redrive refused with the reason; once its last batch is
+// in, none of it.
+func TestConsoleShowsAPacedRedrive(t *testing.T) {
+	t.Parallel()
+	p := open(t, "scenario=outage&step=546", "")
+	c := p.Console()
+	if c.Paced == nil {
+		t.Fatal("no paced redrive at step 546")
+	}
+	if c.Paced.Label != "10/40 redriven, next batch in 10s" || c.Paced.Next != "advance 10s" || c.Paced.Cancel != "redrive cancel" {
+		t.Errorf("paced redrive %+v", *c.Paced)
+	}
+	for _, g := range c.Groups {
+		if g.Refused == "" {
+			t.Errorf("group %d's Redrive is not refused while the redrive runs", g.Number)
+		}
+	}
+	if _, err := p.Act(c.Paced.Next); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Console().Paced; got == nil || got.Label != "20/40 redriven, next batch in 10s" {
+		t.Errorf("after the next batch: %+v", got)
+	}
+	end := open(t, "scenario=outage&step=end", "")
+	if c := end.Console(); c.Paced != nil {
+		t.Errorf("at the end: %+v", *c.Paced)
+	}
+}
