@@ -23,6 +23,7 @@ type drawing struct {
 	zoom        float64   // the zoom chosen; 0 until one is, when the drawing fits itself
 	traced      string    // the task whose lineage is highlighted; "" for none
 	hover       pointerAt // where the pointer is over the drawing, if it is
+	touched     bool      // the last pointer on the drawing was a finger or a pen: no hover
 	namesListed bool      // the find box suggests the tasks of the graph drawn
 	fitFor      [3]float64
 	svgX, svgY  float64 // where the drawing is in the scroller's content, at fitFor: the layout's size and the zoom
@@ -112,7 +113,7 @@ func (d *drawing) fit() {
 	l := d.g.layout
 	sc := d.el.scroller
 	if z == 0 {
-		z = playground.AutoZoom(l.Width, l.Height, sc.Get("clientWidth").Float()-16, sc.Get("clientHeight").Float()-50)
+		z = playground.OpenZoom(l, sc.Get("clientWidth").Float()-16, sc.Get("clientHeight").Float()-50)
 	}
 	if d.g.setScale(z) || d.fitFor != [3]float64{l.Width, l.Height, z} {
 		d.fitFor = [3]float64{l.Width, l.Height, z}
@@ -121,7 +122,13 @@ func (d *drawing) fit() {
 		d.svgY = gr.Get("top").Float() - sr.Get("top").Float() + sc.Get("scrollTop").Float()
 	}
 	setText(d.el.zoomLabel, strconv.Itoa(int(z*100+0.5))+"%")
+	toggleClass(d.g.svg, "unreadable", !playground.Readable(z))
+	// The scroller's padding above the drawing is room for the banner.
+	toggleClass(sc, "fits", playground.Fits(l.Width*z, l.Height*z, sc.Get("clientWidth").Float(), sc.Get("clientHeight").Float()-bannerRoom))
 }
+
+// bannerRoom is the scroller's padding above the drawing (style.css).
+const bannerRoom = 34
 
 // view returns where the drawing's scroller is scrolled.
 func (d *drawing) view() playground.Scroll {
@@ -180,6 +187,8 @@ func (d *drawing) animate(events []core.Event, final []playground.TaskView) {
 	a.later(done, func() {
 		end()
 		a.pending = nil
+		// When the wave ended, for the speed benchmark (site/speed_test.go).
+		setData(a.el.body, "waveEndMs", strconv.FormatFloat(now(), 'f', 1, 64))
 	})
 }
 

@@ -96,7 +96,18 @@ func (d *drawing) wire() {
 
 	// Hover: a task's upstream and downstream, while the pointer is on
 	// it; the background takes the highlight away.
+	// A finger's tap comes with mouse events too, and no mouseleave
+	// after it: hovering is the mouse's alone.
+	on(d.g.svg, "pointerdown", func(ev js.Value) { d.touched = ev.Get("pointerType").String() != "mouse" })
+	on(d.g.svg, "pointermove", func(ev js.Value) {
+		if ev.Get("pointerType").String() == "mouse" {
+			d.touched = false
+		}
+	})
 	on(d.g.svg, "mouseover", func(ev js.Value) {
+		if d.touched {
+			return
+		}
 		d.hover = pointerAt{ev.Get("clientX").Float(), ev.Get("clientY").Float(), true}
 		d.trace(taskAt(ev.Get("target")))
 	})
@@ -105,7 +116,9 @@ func (d *drawing) wire() {
 		d.trace("")
 	})
 	on(d.g.svg, "focusin", func(ev js.Value) {
-		if g := ev.Get("target").Call("closest", "g[data-task]"); g.Truthy() {
+		// A tap focuses the task too: only the keyboard's focus (drawn
+		// with its ring) traces.
+		if g := ev.Get("target").Call("closest", "g[data-task]"); g.Truthy() && g.Call("matches", ":focus-visible").Bool() {
 			d.trace(g.Get("dataset").Get("task").String())
 		}
 	})

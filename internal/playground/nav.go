@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/dagq/dagq/core/render"
 )
 
 // Zoom limits: the drawing is shown between a fiftieth of its size and three
@@ -58,6 +60,11 @@ func WheelZoom(z, deltaY float64) float64 {
 type Scroll struct {
 	Left, Top, Width, Height float64
 }
+
+// Fits reports whether a drawing of w×h (its size at the zoom shown)
+// fits a view of vw×vh, leaving nothing to pan: a swipe on it is then the
+// page's, to scroll a phone's page, not the drawing's.
+func Fits(w, h, vw, vh float64) bool { return w <= vw && h <= vh }
 
 // ZoomAround returns the scroll offsets that keep the point (x, y) of the
 // view (relative to its top left corner) over the same spot of the drawing
@@ -205,6 +212,37 @@ func AutoZoom(w, h, vw, vh float64) float64 {
 		return z
 	}
 	return 1
+}
+
+// Text on the drawing is never drawn under MinTextPx pixels on the
+// screen: its smallest text, the state label, is SmallestTextPx at 100%,
+// so that below ReadableZoom the drawing's texts are not drawn at all
+// (its boxes and colours are, an overview; a task's name is in its
+// tooltip and accessible name).
+const (
+	MinTextPx      = 9
+	SmallestTextPx = 10
+	ReadableZoom   = MinTextPx / float64(SmallestTextPx)
+)
+
+// Readable reports whether the drawing's texts are drawn at zoom z: at
+// z ≥ [ReadableZoom] they are MinTextPx or more on the screen.
+func Readable(z float64) bool { return z >= ReadableZoom }
+
+// OpenZoom returns the zoom a drawing of layout l opens at in a view of
+// vw×vh: [AutoZoom], but never below [ReadableZoom] for a graph without
+// compact grids, which is then scrolled to the action rather than fitted
+// with its labels too small to read (retry-storm-jitter's six tasks were
+// fitted at 59%, state labels 5.9 px). A graph with compact grids
+// (wide-1000) still opens fitted, as an overview without texts.
+//
+// The cost is O(1).
+func OpenZoom(l render.Layout, vw, vh float64) float64 {
+	z := AutoZoom(l.Width, l.Height, vw, vh)
+	if z < ReadableZoom && len(l.Grids) == 0 && z >= OpenFittedMin {
+		return ReadableZoom
+	}
+	return z
 }
 
 // READY line lengths: collapsed, the line lists its front few and says how

@@ -267,3 +267,28 @@ func TestTabStops(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenZoomKeepsTextsReadable: no library scenario opens at a zoom
+// that draws text under MinTextPx, but the ones with compact grids,
+// opened fitted as an overview whose texts are not drawn (Readable is
+// false there).
+func TestOpenZoomKeepsTextsReadable(t *testing.T) {
+	t.Parallel()
+	for _, e := range scenario.Library() {
+		s, err := scenario.NewSession(e.Text, scenario.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes, _ := playground.GraphNodes(s.GraphAt(playground.StepEnd))
+		l := playground.LayOut(nodes)
+		for _, stage := range [][2]float64{{860 - 16, 560 - 50}, {390 - 16, 420 - 50}} {
+			z := playground.OpenZoom(l, stage[0], stage[1])
+			if !playground.Readable(z) && len(l.Grids) == 0 {
+				t.Errorf("%s opens at %v in %v: its labels %v px", e.Name, z, stage, z*playground.SmallestTextPx)
+			}
+		}
+	}
+	if playground.Readable(0.89) || !playground.Readable(0.9) {
+		t.Error("Readable's threshold is not 9 px of a 10 px label")
+	}
+}

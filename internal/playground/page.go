@@ -24,6 +24,7 @@ const maxUndo = 100
 type Page struct {
 	s        *scenario.Session
 	name     string // the library scenario shown; "" for a script of one's own
+	origin   string // the library scenario a script of one's own was made from by acting on it; "" if none
 	strategy string // the strategy chosen in the page or the link; "" for the script's own
 	embed    bool
 	panels   []string // with embed, the panels shown besides the drawing
@@ -86,8 +87,15 @@ func (p *Page) Panels() []string {
 
 // Title returns the heading of what is shown: the library scenario's
 // title, or "Your script".
+//
+// A library scenario acted on keeps its title (with a description that
+// says the steps are one's own): a tap on a task once retitled the page
+// "Your script", and the drawing moved under the finger.
 func (p *Page) Title() string {
 	if e, ok := scenario.Lookup(p.name); ok {
+		return e.Title
+	}
+	if e, ok := scenario.Lookup(p.origin); ok {
 		return e.Title
 	}
 	return "Your script"
@@ -99,6 +107,9 @@ func (p *Page) Title() string {
 func (p *Page) Description() string {
 	if e, ok := scenario.Lookup(p.name); ok {
 		return About(e.Text)
+	}
+	if _, ok := scenario.Lookup(p.origin); ok {
+		return "This scenario with steps of your own: step through it, or act on its tasks to extend it."
 	}
 	return "A script of your own: step through it, or act on its tasks to extend it."
 }
@@ -199,7 +210,7 @@ func (p *Page) load(text, name string, step int) error {
 		s, _ = scenario.NewSession("", p.options())
 		name = ""
 	}
-	p.s, p.name = s, name
+	p.s, p.name, p.origin = s, name, ""
 	s.Seek(step)
 	return err
 }
@@ -336,6 +347,9 @@ func (p *Page) Act(cmd string) (Outcome, error) {
 	p.undo = append(p.undo, before)
 	if len(p.undo) > maxUndo {
 		p.undo = p.undo[len(p.undo)-maxUndo:]
+	}
+	if p.name != "" {
+		p.origin = p.name
 	}
 	p.s, p.name = target, ""
 	var out Outcome

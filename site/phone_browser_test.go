@@ -1,0 +1,128 @@
+package site_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// phone makes the tab a 390×844 touch screen.
+func phone(t testing.TB, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// touchAt sends real touch input (the browser turns it into pointer,
+// mouse and click events): a finger down at the points, moved along
+// them, and up.
+func touchAt(t testing.TB, ctx context.Context, pts ...[2]float64) {
+	t.Helper()
+	send := func(typ input.DispatchTouchEventType, xy [2]float64, up bool) {
+		id := 0.0
+		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{}}
+		if !up {
+			p.TouchPoints = append(p.TouchPoints, &input.TouchPoint{X: xy[0], Y: xy[1], ID: &id})
+		}
+		if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(input.DispatchTouchEventTypeTouchStart, pts[0], false)
+	for _, p := range pts[1:] {
+		send(input.DispatchTouchEventTypeTouchMove, p, false)
+	}
+	send(input.DispatchTouchEventTypeTouchEnd, pts[len(pts)-1], true)
+}
+
+// centre returns the middle of an element's box in the viewport.
+func centre(t testing.TB, ctx context.Context, sel string) [2]float64 {
+	t.Helper()
+	xy := eval[[]float64](t, ctx, `(r => [r.left + r.width / 2, r.top + r.height / 2])(document.querySelector('`+sel+`').getBoundingClientRect())`)
+	return [2]float64{xy[0], xy[1]}
+}
+
+// TestThePhoneLayout: diamond-redrive on a 390×844 touch screen. A swipe
+// on the drawing, which fits, scrolls the page (it was taken for a pan
+// of a drawing with nothing to pan); the timeline stays on the screen;
+// the controls are targets of 44 px at least; a tap on a task moves
+// nothing under the finger and leaves no highlight behind.
+func TestThePhoneLayout(t *testing.T) {
+	ctx, base := playground(t)
+	phone(t, ctx)
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=6")
+	settle(t, ctx)
+
+	// The timeline is on the screen, from the first view.
+	if bottom := eval[float64](t, ctx, `document.querySelector('#step-forward').getBoundingClientRect().bottom`); bottom > 844 {
+		t.Errorf("the step button ends at y = %v, below the screen", bottom)
+	}
+
+	// Targets.
+	small := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('.timeline button:not([hidden]), .timeline select, .stage-tools button, .stage-tools label, #find, .time-row button, .command-row button'))
+		.filter(e => e.getClientRects().length > 0)
+		.filter(e => { const r = e.getBoundingClientRect(); return r.width < 44 || r.height < 44 })
+		.map(e => (e.id || e.className || e.tagName) + ' ' + Math.round(e.getBoundingClientRect().width) + '×' + Math.round(e.getBoundingClientRect().height))`)
+	if len(small) > 0 {
+		t.Errorf("targets under 44 px: %v", small)
+	}
+
+	// A tap on b (PENDING) says what it waits on; nothing under the
+	// finger moves, and no highlight of its lineage stays.
+	at := centre(t, ctx, `#graph g[data-task="b"] > rect`)
+	title := text(t, ctx, "#scenario-title")
+	touchAt(t, ctx, at)
+	settle(t, ctx)
+	if got := centre(t, ctx, `#graph g[data-task="b"] > rect`); got != at {
+		t.Errorf("a tap on b moved it from %v to %v", at, got)
+	}
+	if got := text(t, ctx, "#scenario-title"); got != title {
+		t.Errorf("a tap on b retitled the page from %q to %q", title, got)
+	}
+	if eval[bool](t, ctx, `document.querySelector('#graph').classList.contains('tracing')`) {
+		t.Error("after a tap, the drawing stays dimmed around b's lineage")
+	}
+	// A swipe up on the drawing scrolls the page: it fits, nothing to pan.
+	if got := eval[string](t, ctx, `getComputedStyle(document.querySelector('#scroller')).touchAction`); got == "none" {
+		t.Errorf("the drawing fits and takes every swipe (touch-action %s)", got)
+	}
+	y0 := eval[float64](t, ctx, `scrollY`)
+	bg := centre(t, ctx, `#scroller`)
+	bg[0] = 20
+	touchAt(t, ctx, bg, [2]float64{bg[0], bg[1] - 60}, [2]float64{bg[0], bg[1] - 160}, [2]float64{bg[0], bg[1] - 200})
+	settle(t, ctx)
+	if y := eval[float64](t, ctx, `scrollY`); y <= y0 {
+		t.Errorf("a swipe on the drawing did not scroll the page (scrollY %v → %v)", y0, y)
+	}
+	if bottom := eval[float64](t, ctx, `document.querySelector('#step-forward').getBoundingClientRect().bottom`); bottom > 844 {
+		t.Errorf("scrolled, the step button ends at y = %v, below the screen", bottom)
+	}
+}
+
+// TestATapThatActsMovesNothing: on a phone, a tap on the front READY task
+// of diamond-redrive hands it out, which makes the script one's own. The
+// page was retitled "Your script", a line shorter, and the drawing moved
+// 22 px up under the finger; the title stays, and nothing moves.
+func TestATapThatActsMovesNothing(t *testing.T) {
+	ctx, base := playground(t)
+	phone(t, ctx)
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=5")
+	settle(t, ctx)
+	if got := states(t, ctx)["a"]; got != "READY" {
+		t.Fatalf("a is %s at step 5, want READY", got)
+	}
+	title := text(t, ctx, "#scenario-title")
+	at := centre(t, ctx, `#graph g[data-task="a"] > rect`)
+	touchAt(t, ctx, at)
+	waitForStates(t, ctx, map[string]string{"a": "RUNNING"})
+	settle(t, ctx)
+	if got := centre(t, ctx, `#graph g[data-task="a"] > rect`); got != at {
+		t.Errorf("a tap on a moved it from %v to %v", at, got)
+	}
+	if got := text(t, ctx, "#scenario-title"); got != title {
+		t.Errorf("a tap on a retitled the page from %q to %q", title, got)
+	}
+}
