@@ -285,6 +285,11 @@ func (q *Queue) intern(name string) int32 {
 	if v, ok := q.ids[name]; ok {
 		return v
 	}
+	return q.newID(name)
+}
+
+// newID makes an id for name, which has none.
+func (q *Queue) newID(name string) int32 {
 	v := int32(len(q.nodes))
 	q.ids[name] = v
 	q.nodes = append(q.nodes, node{name: name})

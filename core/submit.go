@@ -24,11 +24,18 @@ import "slices"
 func (q *Queue) Submit(task string, deps ...string) error {
 	q.op++
 	defer q.flush()
-	if err := q.admissible(task, deps); err != nil {
+	if err := CheckNames(task, deps); err != nil {
 		return q.refuse(task, deps, err)
 	}
+	// One map access for the task's name: the duplicate check and its id.
+	v, named := q.ids[task]
+	if named && q.nodes[v].state != unsubmitted {
+		return q.refuse(task, deps, &TaskError{Task: task, Err: ErrDuplicate})
+	}
 	known := len(q.nodes)
-	v := q.intern(task)
+	if !named {
+		v = q.newID(task)
+	}
 	ids := q.internDeps(deps)
 	if slices.Contains(ids, v) {
 		q.forget(known)
