@@ -44,8 +44,9 @@ var moveSequences = []string{"dagq_lease_ids", "dagq_line"}
 // and the task, RUNNING in the new one under the same lease, runs again
 // there when that lease expires; so a task runs at least once, as after a
 // crash. Every other Sharded reads the new placement when it next opens
-// the DAG, and its operations on the old shard are refused meanwhile
-// ("no DAG"), never applied to a second copy. Moving a DAG to where it is
+// the DAG, and its Complete, Fail and Heartbeat follow it; a Submit
+// through a Queue it opened before the move is refused ("no DAG") until
+// it opens the DAG again, never applied to a second copy. Moving a DAG to where it is
 // does nothing. The cost is O(rows of the DAG), in a constant number of
 // statements per table.
 func (s *Sharded) Move(ctx context.Context, dag string, to int) error {

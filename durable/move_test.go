@@ -83,6 +83,14 @@ func TestMoveCopiesEveryRowAsItStands(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := durable.Lease{DAG: dag, Lease: next("e")}
+	// Another process's Sharded, which has found the DAG in shard 0.
+	other, err := durable.NewSharded(dbs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i, err := other.Locate(ctx, dag); err != nil || i != 0 {
+		t.Fatalf("%s is located in %d (%v), want 0", dag, i, err)
+	}
 	before := dagRows(t, dbs[0], dag)
 	want := map[string]core.State{"a": core.Succeeded, "b": core.Ready, "c": core.Dead, "d": core.Blocked, "e": core.Running, "f": core.Pending}
 	if states, err := q.States(ctx); err != nil || !maps(states, want) {
@@ -129,8 +137,11 @@ func TestMoveCopiesEveryRowAsItStands(t *testing.T) {
 	if err := dbs[0].Complete(ctx, held); err == nil {
 		t.Error("the old database accepted a completion of the moved DAG")
 	}
-	if err := s.Complete(ctx, held); err != nil {
-		t.Fatalf("the lease held across the move: %v", err)
+	if _, err := other.Heartbeat(ctx, held); err != nil {
+		t.Fatalf("the lease held across the move, renewed by a Sharded that cached the old shard: %v", err)
+	}
+	if err := other.Complete(ctx, held); err != nil {
+		t.Fatalf("the lease held across the move, completed by a Sharded that cached the old shard: %v", err)
 	}
 	q, err = s.Queue(ctx, dag, core.Config{MaxAttempts: 3})
 	if err != nil {

@@ -203,29 +203,44 @@ func (s *Sharded) Submit(ctx context.Context, task TaskRef, deps ...TaskRef) err
 
 // Complete completes a lease in its DAG's shard (see [DB.Complete]).
 func (s *Sharded) Complete(ctx context.Context, l Lease) error {
-	db, err := s.DB(ctx, l.DAG)
-	if err != nil {
-		return err
-	}
-	return db.Complete(ctx, l)
+	return s.onShard(ctx, l.DAG, func(db *DB) error { return db.Complete(ctx, l) })
 }
 
 // Fail fails a lease in its DAG's shard (see [DB.Fail]).
-func (s *Sharded) Fail(ctx context.Context, l Lease, cause error) (core.State, error) {
-	db, err := s.DB(ctx, l.DAG)
-	if err != nil {
-		return "", err
-	}
-	return db.Fail(ctx, l, cause)
+func (s *Sharded) Fail(ctx context.Context, l Lease, cause error) (st core.State, err error) {
+	err = s.onShard(ctx, l.DAG, func(db *DB) error {
+		st, err = db.Fail(ctx, l, cause)
+		return err
+	})
+	return st, err
 }
 
 // Heartbeat renews a lease in its DAG's shard (see [DB.Heartbeat]).
-func (s *Sharded) Heartbeat(ctx context.Context, l Lease) (Lease, error) {
-	db, err := s.DB(ctx, l.DAG)
+func (s *Sharded) Heartbeat(ctx context.Context, l Lease) (next Lease, err error) {
+	err = s.onShard(ctx, l.DAG, func(db *DB) error {
+		next, err = db.Heartbeat(ctx, l)
+		return err
+	})
+	return next, err
+}
+
+// onShard runs f on dag's shard as cached; if f fails and the DAG's
+// placement has changed meanwhile (another process moved it, see
+// [Sharded.Move]), once more on the shard it now names. One statement
+// more, on an error only.
+func (s *Sharded) onShard(ctx context.Context, dag string, f func(*DB) error) error {
+	i, err := s.Locate(ctx, dag)
 	if err != nil {
-		return Lease{}, err
+		return err
 	}
-	return db.Heartbeat(ctx, l)
+	err = f(s.shards[i])
+	if err == nil {
+		return nil
+	}
+	if j, ferr := s.locateFresh(ctx, dag); ferr == nil && j != i {
+		return f(s.shards[j])
+	}
+	return err
 }
 
 // Run runs a [Worker] on every shard, each with opts (so opts.Workers
