@@ -6,18 +6,24 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
 )
 
 // clockPanel is what the page says of time (playground.Clock): the clock
 // beside the step label and the buttons that move it.
 type clockPanel struct {
 	a  *app
-	el struct{ timeRow, clock, advance js.Value }
+	el struct {
+		timeRow        *dom.BasicHTMLElement
+		clock, advance *dom.BasicHTMLElement
+	}
 }
 
 func newClockPanel(a *app) *clockPanel {
 	c := &clockPanel{a: a}
-	byIDs(idField{&c.el.timeRow, "time-row"}, idField{&c.el.clock, "clock"}, idField{&c.el.advance, "advance"})
+	c.el.timeRow = elementByID("time-row")
+	c.el.clock, c.el.advance = elementByID("clock"), elementByID("advance")
 	return c
 }
 
@@ -28,19 +34,19 @@ func newClockPanel(a *app) *clockPanel {
 func (cp *clockPanel) render() {
 	a := cp.a
 	c := a.p.Clock()
-	setHidden(cp.el.timeRow, !c.Shown)
+	hide(cp.el.timeRow, !c.Shown)
 	for _, old := range nodeList(document.Call("querySelectorAll", "#graph .timer")) {
 		old.Call("remove")
 	}
 	if !c.Shown {
 		return
 	}
-	setText(cp.el.clock, c.Label)
+	cp.el.clock.SetTextContent(c.Label)
 	var b strings.Builder
 	for _, adv := range c.Advances {
 		b.WriteString(`<button type="button" data-command="` + adv.Command + `" title="` + adv.Command + `">` + adv.Label + `</button>`)
 	}
-	cp.el.advance.Set("innerHTML", b.String())
+	cp.el.advance.SetInnerHTML(b.String())
 
 	for _, t := range c.Timers {
 		g := document.Call("querySelector", `#graph g[data-task="`+cssString(t.Task)+`"]`)
@@ -82,9 +88,9 @@ func (cp *clockPanel) render() {
 // shown, as a typed command would.
 func (cp *clockPanel) wire() {
 	a := cp.a
-	on(cp.el.advance, "click", func(ev js.Value) {
-		if btn := ev.Get("target").Call("closest", "button[data-command]"); btn.Truthy() {
-			a.act(btn.Get("dataset").Get("command").String())
+	listen(cp.el.advance, "click", func(ev *dom.BasicEvent) {
+		if btn, ok := closest(ev, "button[data-command]"); ok {
+			a.act(dataOf(btn, "command"))
 		}
 	})
 }

@@ -6,7 +6,8 @@ import (
 	"html"
 	"strconv"
 	"strings"
-	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
 )
 
 // console is the operator's console above the dead-letter queue
@@ -16,12 +17,12 @@ import (
 type console struct {
 	a     *app
 	group int // the root-cause group selected, from 1; 0 for none
-	el    struct{ console js.Value }
+	el    struct{ console *dom.BasicHTMLElement }
 }
 
 func newConsole(a *app) *console {
 	c := &console{a: a}
-	byIDs(idField{&c.el.console, "dlq-console"})
+	c.el.console = elementByID("dlq-console")
 	return c
 }
 
@@ -75,7 +76,7 @@ func (con *console) render() {
 		}
 		b.WriteString(`</div>`)
 	}
-	con.el.console.Set("innerHTML", b.String())
+	con.el.console.SetInnerHTML(b.String())
 
 	for _, cls := range []string{"selected", "would-redrive", "would-release"} {
 		for _, g := range nodeList(document.Call("querySelectorAll", "#graph g.task."+cls)) {
@@ -103,25 +104,24 @@ func (con *console) render() {
 // shown; a group's head selects it (again: unselects).
 func (con *console) wire() {
 	a := con.a
-	on(con.el.console, "click", func(ev js.Value) {
-		t := ev.Get("target")
-		if btn := t.Call("closest", "button[data-preview]"); btn.Truthy() {
+	listen(con.el.console, "click", func(ev *dom.BasicEvent) {
+		if btn, ok := closest(ev, "button[data-preview]"); ok {
 			// A preview changes nothing: not the script, not its later steps.
 			a.unnotify()
 			setHidden(a.el.commandError, true)
-			if err := a.p.Preview(btn.Get("dataset").Get("preview").String()); err != nil {
+			if err := a.p.Preview(dataOf(btn, "preview")); err != nil {
 				a.commandError(err.Error())
 				return
 			}
 			a.render(false)
 			return
 		}
-		if btn := t.Call("closest", "button[data-command]"); btn.Truthy() {
-			a.act(btn.Get("dataset").Get("command").String())
+		if btn, ok := closest(ev, "button[data-command]"); ok {
+			a.act(dataOf(btn, "command"))
 			return
 		}
-		if head := t.Call("closest", "button[data-select]"); head.Truthy() {
-			n, _ := strconv.Atoi(head.Get("dataset").Get("select").String())
+		if head, ok := closest(ev, "button[data-select]"); ok {
+			n, _ := strconv.Atoi(dataOf(head, "select"))
 			if con.group == n {
 				n = 0
 			}

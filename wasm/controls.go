@@ -8,6 +8,7 @@ import (
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/incremental"
 	"github.com/dagq/dagq/internal/playground"
+	"honnef.co/go/js/dom/v2"
 )
 
 // wire fills the pickers and connects every control of the page: its
@@ -55,7 +56,7 @@ func (a *app) wire() {
 	})
 
 	on(e.about, "click", func(js.Value) { addClass(e.about, "open") })
-	on(document, "keydown", a.keydown)
+	listenKeys(htmlElement(document), "keydown", a.keydown)
 	on(a.d.el.scroller, "scroll", func(js.Value) { a.pop.hide() })
 
 	// Acting.
@@ -115,10 +116,10 @@ func target(el js.Value) playground.Target {
 const taskSelector = "#graph g[data-task], #ready-line li[data-task]"
 
 // keydown does what playground.KeyFor says a key does.
-func (a *app) keydown(ev js.Value) {
-	k := ev
+func (a *app) keydown(k *dom.KeyboardEvent) {
+	ev := k.Underlying()
 	el := ev.Get("target")
-	key := playground.KeyFor(k.Get("key").String(), k.Get("ctrlKey").Bool() || k.Get("metaKey").Bool(), k.Get("altKey").Bool(), target(el))
+	key := playground.KeyFor(k.Key(), k.CtrlKey() || k.MetaKey(), k.AltKey(), target(el))
 	if pr := a.practice.practice(); pr != nil {
 		key = playground.PracticeKey(key, pr)
 	}
@@ -144,7 +145,7 @@ func (a *app) keydown(ev js.Value) {
 			a.tl.play()
 		}
 	case playground.KeyActTask:
-		ev.Call("stopPropagation")
+		k.StopPropagation()
 		node := el.Call("closest", taskSelector)
 		if el.Call("closest", "#graph").Truthy() {
 			a.clickTask(node.Get("dataset").Get("task").String(), node)
@@ -164,5 +165,5 @@ func (a *app) keydown(ev js.Value) {
 	default:
 		return
 	}
-	ev.Call("preventDefault")
+	k.PreventDefault()
 }

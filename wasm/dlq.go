@@ -3,10 +3,12 @@
 package main
 
 import (
+	"html"
 	"strconv"
-	"syscall/js"
+	"strings"
 
 	"github.com/dagq/dagq/internal/playground"
+	"honnef.co/go/js/dom/v2"
 )
 
 // dlqList is the dead-letter queue: a row per entry, with its badge,
@@ -16,65 +18,53 @@ type dlqList struct {
 	a    *app
 	open bool // the queue lists more than its first few
 
-	el struct{ list, more js.Value }
+	el struct {
+		list *dom.BasicHTMLElement
+		more *dom.HTMLButtonElement
+	}
 }
 
 func newDLQList(a *app) *dlqList {
 	l := &dlqList{a: a}
-	byIDs(idField{&l.el.list, "dlq"}, idField{&l.el.more, "dlq-more"})
+	l.el.list = elementByID("dlq")
+	l.el.more = buttonByID("dlq-more")
 	return l
 }
 
 // wire makes an entry's button act, and the toggle list more or fewer.
 func (l *dlqList) wire() {
-	on(l.el.list, "click", func(ev js.Value) {
-		if b := ev.Get("target").Call("closest", "button[data-action]"); b.Truthy() {
-			ds := b.Get("dataset")
-			l.a.act(playground.PopoverCommand(ds.Get("action").String(), ds.Get("task").String(), ""))
+	listen(l.el.list, "click", func(ev *dom.BasicEvent) {
+		if b, ok := closest(ev, "button[data-action]"); ok {
+			l.a.act(playground.PopoverCommand(dataOf(b, "action"), dataOf(b, "task"), ""))
 		}
 	})
-	on(l.el.more, "click", func(js.Value) {
+	listen(l.el.more, "click", func(*dom.BasicEvent) {
 		l.open = !l.open
 		l.render()
 	})
 }
 
-// render lists the dead-letter queue as the page says.
+// render lists the dead-letter queue as the page says, as one piece of
+// markup: it is drawn again at every step, and making its rows one
+// element at a time would wrap each in the binding.
 func (l *dlqList) render() {
-	list := l.el.list
-	clear(list)
 	rows, toggle := l.a.p.DLQ(l.open)
-	setText(l.el.more, toggle)
-	setHidden(l.el.more, toggle == "")
+	l.el.more.SetTextContent(toggle)
+	hide(l.el.more, toggle == "")
+	var b strings.Builder
 	for _, d := range rows {
-		li := create("li", "")
-		setData(li, "task", d.Task)
-		setData(li, "state", string(d.State))
-		setData(li, "reason", d.Reason)
-		setData(li, "blocks", strconv.Itoa(d.Blocks))
-		badge := create("span", "badge")
-		setData(badge, "state", string(d.State))
-		setText(badge, d.Badge)
-		name := create("b", "name")
-		setText(name, d.Task)
-		reason := create("span", "reason")
-		setText(reason, d.Reason)
-		appendTo(li, badge)
-		appendTo(li, name)
-		appendTo(li, reason)
+		task, state := html.EscapeString(d.Task), html.EscapeString(string(d.State))
+		b.WriteString(`<li data-task="` + task + `" data-state="` + state + `" data-reason="` + html.EscapeString(d.Reason) +
+			`" data-blocks="` + strconv.Itoa(d.Blocks) + `"><span class="badge" data-state="` + state + `">` + html.EscapeString(d.Badge) +
+			`</span><b class="name">` + task + `</b><span class="reason">` + html.EscapeString(d.Reason) + `</span>`)
 		if d.BlocksText != "" {
-			blocks := create("span", "blocks")
-			setText(blocks, d.BlocksText)
-			appendTo(li, blocks)
+			b.WriteString(`<span class="blocks">` + html.EscapeString(d.BlocksText) + `</span>`)
 		}
-		if b := d.Button; b != nil {
-			btn := create("button", b.Class)
-			setAttr(btn, "type", "button")
-			setData(btn, "action", b.Action)
-			setData(btn, "task", d.Task)
-			setText(btn, b.Label)
-			appendTo(li, btn)
+		if btn := d.Button; btn != nil {
+			b.WriteString(`<button type="button" class="` + html.EscapeString(btn.Class) + `" data-action="` + html.EscapeString(btn.Action) +
+				`" data-task="` + task + `">` + html.EscapeString(btn.Label) + `</button>`)
 		}
-		appendTo(list, li)
+		b.WriteString(`</li>`)
 	}
+	l.el.list.SetInnerHTML(b.String())
 }

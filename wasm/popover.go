@@ -6,18 +6,19 @@ import (
 	"syscall/js"
 
 	"github.com/dagq/dagq/internal/playground"
+	"honnef.co/go/js/dom/v2"
 )
 
 // popover is a task's actions, shown beside it when a click on it offers
 // a choice (playground.DoPopover).
 type popover struct {
 	a  *app
-	el struct{ popover, stage js.Value }
+	el struct{ popover, stage *dom.BasicHTMLElement }
 }
 
 func newPopover(a *app) *popover {
 	p := &popover{a: a}
-	byIDs(idField{&p.el.popover, "popover"}, idField{&p.el.stage, "stage"})
+	p.el.popover, p.el.stage = elementByID("popover"), elementByID("stage")
 	return p
 }
 
@@ -25,15 +26,15 @@ func newPopover(a *app) *popover {
 // a click elsewhere close it.
 func (p *popover) wire() {
 	el := p.el.popover
-	on(el, "click", func(ev js.Value) {
-		ev.Call("stopPropagation")
-		if b := ev.Get("target").Call("closest", "button[data-action]"); b.Truthy() {
-			p.action(b.Get("dataset").Get("action").String())
+	listen(el, "click", func(ev *dom.BasicEvent) {
+		ev.StopPropagation()
+		if b, ok := closest(ev, "button[data-action]"); ok {
+			p.action(dataOf(b, "action"))
 		}
 	})
-	on(el, "keydown", func(ev js.Value) {
-		if ev.Get("key").String() == "Enter" && ev.Get("target").Get("tagName").String() == "INPUT" {
-			ev.Call("preventDefault")
+	listenKeys(el, "keydown", func(ev *dom.KeyboardEvent) {
+		if _, ok := closest(ev, "input"); ok && ev.Key() == "Enter" {
+			ev.PreventDefault()
 			p.action("fail")
 		}
 	})
@@ -44,54 +45,58 @@ func (p *popover) wire() {
 // in the drawing when node is null).
 func (p *popover) show(pop playground.Popover, node js.Value) {
 	el := p.el.popover
-	clear(el)
-	setData(el, "task", pop.Task)
-	title := create("p", "pop-title")
-	setText(title, pop.Title)
-	appendTo(el, title)
+	el.SetTextContent("")
+	setDataset(el, "task", pop.Task)
+	para := func(class, text string) {
+		t := newElement("p", class)
+		t.SetTextContent(text)
+		el.AppendChild(t)
+	}
+	para("pop-title", pop.Title)
 	if pop.Note != "" {
-		r := create("p", "pop-note")
-		setText(r, pop.Note)
-		appendTo(el, r)
+		para("pop-note", pop.Note)
 	}
 	for _, b := range pop.Buttons {
-		row := create("div", "pop-row")
+		row := newElement("div", "pop-row")
 		if b.Action == "fail" && pop.ErrorText {
-			in := create("input", "")
-			setAttr(in, "type", "text")
-			setAttr(in, "id", "pop-error")
-			setAttr(in, "placeholder", "error, e.g. timeout")
-			setAttr(in, "aria-label", "Error text of the failure")
-			appendTo(row, in)
+			in := &dom.HTMLInputElement{BasicHTMLElement: newElement("input", "")}
+			in.SetType("text")
+			in.SetID("pop-error")
+			in.SetPlaceholder("error, e.g. timeout")
+			in.SetAttribute("aria-label", "Error text of the failure")
+			row.AppendChild(in)
 		}
-		btn := create("button", b.Class)
-		setAttr(btn, "type", "button")
-		setData(btn, "action", b.Action)
-		setText(btn, b.Label)
-		appendTo(row, btn)
-		appendTo(el, row)
+		btn := &dom.HTMLButtonElement{BasicHTMLElement: newElement("button", b.Class)}
+		btn.SetType("button")
+		setDataset(btn, "action", b.Action)
+		btn.SetTextContent(b.Label)
+		row.AppendChild(btn)
+		el.AppendChild(row)
 	}
 	if !node.Truthy() {
-		node = p.el.stage.Call("querySelector", `g[data-task="`+cssEscape(pop.Task)+`"]`)
+		// An SVG element, which the binding does not type: the drawing's.
+		node = p.el.stage.Underlying().Call("querySelector", `g[data-task="`+cssEscape(pop.Task)+`"]`)
 	}
-	stage := p.el.stage.Call("getBoundingClientRect")
-	x, y := -stage.Get("left").Float(), -stage.Get("top").Float()
+	stage := p.el.stage.GetBoundingClientRect()
+	x, y := -stage.Left(), -stage.Top()
 	if node.Truthy() {
 		r := node.Call("getBoundingClientRect")
 		x += r.Get("left").Float() + r.Get("width").Float()/2
 		y += r.Get("bottom").Float() + 6
 	} else {
-		x += stage.Get("width").Float() / 2
+		x += stage.Width() / 2
 		y += 40
 	}
 	// Keep it inside the stage on narrow screens.
 	half := 125.0
-	x = max(half, min(x, stage.Get("width").Float()-half))
-	style := el.Get("style")
-	style.Set("left", px(x))
-	style.Set("top", px(y))
-	setHidden(el, false)
-	el.Call("querySelector", "button").Call("focus", map[string]any{"preventScroll": true})
+	x = max(half, min(x, stage.Width()-half))
+	style := el.Style()
+	style.SetProperty("left", px(x), "")
+	style.SetProperty("top", px(y), "")
+	hide(el, false)
+	if b := el.Underlying().Call("querySelector", "button"); b.Truthy() {
+		b.Call("focus", map[string]any{"preventScroll": true})
+	}
 }
 
 func cssEscape(s string) string {
@@ -102,26 +107,26 @@ func cssEscape(s string) string {
 // its task, not to the page's body.
 func (p *popover) close() {
 	el := p.el.popover
-	inPopover := el.Call("contains", document.Get("activeElement")).Bool()
-	task := el.Get("dataset").Get("task")
+	inPopover := el.Underlying().Call("contains", document.Get("activeElement")).Bool()
+	task := dataOf(el, "task")
 	p.hide()
-	if inPopover && task.Truthy() {
-		p.a.d.focusTask(task.String())
+	if inPopover && task != "" {
+		p.a.d.focusTask(task)
 	}
 }
 
 func (p *popover) hide() {
-	if !p.el.popover.Get("hidden").Bool() {
-		setHidden(p.el.popover, true)
+	if !isHidden(p.el.popover) {
+		hide(p.el.popover, true)
 	}
 }
 
 // action does what a popover button says.
 func (p *popover) action(action string) {
-	task := p.el.popover.Get("dataset").Get("task").String()
+	task := dataOf(p.el.popover, "task")
 	msg := ""
-	if in := p.el.popover.Call("querySelector", "input"); in.Truthy() {
-		msg = in.Get("value").String()
+	if in := p.el.popover.Underlying().Call("querySelector", "input"); in.Truthy() {
+		msg = (&dom.HTMLInputElement{BasicHTMLElement: htmlElement(in)}).Value()
 	}
 	p.hide()
 	p.a.act(playground.PopoverCommand(action, task, msg))

@@ -3,24 +3,23 @@
 package main
 
 import (
-	"strconv"
-	"strings"
-	"syscall/js"
-
 	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/internal/playground"
+	"honnef.co/go/js/dom/v2"
+	"strconv"
+	"strings"
 )
 
 // tally is what is counted at the step: the tasks in each state, and the
 // edges the cycle check examined.
 type tally struct {
 	a  *app
-	el struct{ counts, visits, visitsNote js.Value }
+	el struct{ counts, visits, visitsNote *dom.BasicHTMLElement }
 }
 
 func newTally(a *app) *tally {
 	t := &tally{a: a}
-	byIDs(idField{&t.el.counts, "counts"}, idField{&t.el.visits, "visits"}, idField{&t.el.visitsNote, "visits-note"})
+	t.el.counts, t.el.visits, t.el.visitsNote = elementByID("counts"), elementByID("visits"), elementByID("visits-note")
 	return t
 }
 
@@ -28,9 +27,9 @@ func newTally(a *app) *tally {
 func (t *tally) render() {
 	p := t.a.p
 	v := p.Visits()
-	setText(t.el.visits, v.Count)
-	setText(t.el.visitsNote, v.Note)
-	setData(t.el.visits, "strategy", p.Strategy())
+	t.el.visits.SetTextContent(v.Count)
+	t.el.visitsNote.SetTextContent(v.Note)
+	setDataset(t.el.visits, "strategy", p.Strategy())
 
 	counts, all := p.Counts()
 	var b strings.Builder
@@ -39,5 +38,5 @@ func (t *tally) render() {
 		b.WriteString(`<li class="badge" data-state="` + string(c.State) + `">` + st.Icon + " " + st.Label + " " + strconv.Itoa(c.N) + `</li>`)
 	}
 	b.WriteString(`<li class="muted">` + playground.OfAll(all) + `</li>`)
-	t.el.counts.Set("innerHTML", b.String())
+	t.el.counts.SetInnerHTML(b.String())
 }

@@ -4,8 +4,9 @@ package main
 
 import (
 	"strconv"
-	"syscall/js"
 	"time"
+
+	"honnef.co/go/js/dom/v2"
 
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
@@ -20,18 +21,26 @@ type timeline struct {
 	speed   time.Duration
 
 	el struct {
-		slider, stepLabel, play, pause, speed    js.Value
-		first, back, forward, last, undo, follow js.Value
+		slider, follow                                *dom.HTMLInputElement
+		stepLabel                                     *dom.BasicHTMLElement
+		speed                                         *dom.HTMLSelectElement
+		play, pause, first, back, forward, last, undo *dom.HTMLButtonElement
 	}
 }
 
 func newTimeline(a *app) *timeline {
 	tl := &timeline{a: a, speed: 800 * time.Millisecond}
 	e := &tl.el
-	byIDs(idField{&e.slider, "step-slider"}, idField{&e.stepLabel, "step-label"}, idField{&e.play, "play"},
-		idField{&e.pause, "pause"}, idField{&e.speed, "speed"}, idField{&e.first, "step-first"},
-		idField{&e.back, "step-back"}, idField{&e.forward, "step-forward"}, idField{&e.last, "step-last"},
-		idField{&e.undo, "undo"}, idField{&e.follow, "follow"})
+	e.slider, e.follow = inputByID("step-slider"), inputByID("follow")
+	e.stepLabel = elementByID("step-label")
+	e.speed = selectByID("speed")
+	for _, b := range []struct {
+		el **dom.HTMLButtonElement
+		id string
+	}{{&e.play, "play"}, {&e.pause, "pause"}, {&e.first, "step-first"}, {&e.back, "step-back"},
+		{&e.forward, "step-forward"}, {&e.last, "step-last"}, {&e.undo, "undo"}} {
+		*b.el = buttonByID(b.id)
+	}
 	return tl
 }
 
@@ -39,23 +48,23 @@ func newTimeline(a *app) *timeline {
 func (tl *timeline) wire() {
 	e := &tl.el
 	a := tl.a
-	on(e.first, "click", func(js.Value) { tl.seek(0) })
-	on(e.back, "click", func(js.Value) { tl.step(-1) })
-	on(e.forward, "click", func(js.Value) { tl.step(+1) })
-	on(e.last, "click", func(js.Value) { tl.seek(scenario.StepEnd) })
-	on(e.play, "click", func(js.Value) { tl.play() })
-	on(e.pause, "click", func(js.Value) { tl.pause() })
-	on(e.undo, "click", func(js.Value) { a.undo() })
-	on(e.slider, "input", func(js.Value) {
+	listen(e.first, "click", func(*dom.BasicEvent) { tl.seek(0) })
+	listen(e.back, "click", func(*dom.BasicEvent) { tl.step(-1) })
+	listen(e.forward, "click", func(*dom.BasicEvent) { tl.step(+1) })
+	listen(e.last, "click", func(*dom.BasicEvent) { tl.seek(scenario.StepEnd) })
+	listen(e.play, "click", func(*dom.BasicEvent) { tl.play() })
+	listen(e.pause, "click", func(*dom.BasicEvent) { tl.pause() })
+	listen(e.undo, "click", func(*dom.BasicEvent) { a.undo() })
+	listen(e.slider, "input", func(*dom.BasicEvent) {
 		// A range input's value is a string, "0" to max.
 		tl.pause()
 		a.unnotify()
-		if a.p.SeekTo(e.slider.Get("value").String()) {
+		if a.p.SeekTo(e.slider.Value()) {
 			a.render(false)
 		}
 	})
-	on(e.speed, "change", func(js.Value) {
-		if ms, err := strconv.Atoi(e.speed.Get("value").String()); err == nil {
+	listen(e.speed, "change", func(*dom.BasicEvent) {
+		if ms, err := strconv.Atoi(e.speed.Value()); err == nil {
 			tl.speed = time.Duration(ms) * time.Millisecond
 			if tl.playing {
 				// Play on at the new pace, from the step shown.
@@ -64,23 +73,23 @@ func (tl *timeline) wire() {
 			}
 		}
 	})
-	on(e.follow, "change", func(js.Value) { a.d.follow = e.follow.Get("checked").Bool() })
+	listen(e.follow, "change", func(*dom.BasicEvent) { a.d.follow = e.follow.Checked() })
 }
 
 // render sets the slider, the step label and the buttons.
 func (tl *timeline) render() {
 	t := tl.a.p.Timeline()
 	e := &tl.el
-	e.slider.Set("max", t.SliderMax)
-	e.slider.Set("value", t.SliderValue)
-	setText(e.stepLabel, t.Label)
-	e.first.Set("disabled", !t.CanBack)
-	e.back.Set("disabled", !t.CanBack)
-	e.forward.Set("disabled", !t.CanForward)
-	e.last.Set("disabled", !t.CanForward)
-	e.undo.Set("disabled", !t.CanUndo)
-	setHidden(e.play, tl.playing)
-	setHidden(e.pause, !tl.playing)
+	e.slider.SetMax(t.SliderMax)
+	e.slider.SetValue(t.SliderValue)
+	e.stepLabel.SetTextContent(t.Label)
+	e.first.SetDisabled(!t.CanBack)
+	e.back.SetDisabled(!t.CanBack)
+	e.forward.SetDisabled(!t.CanForward)
+	e.last.SetDisabled(!t.CanForward)
+	e.undo.SetDisabled(!t.CanUndo)
+	hide(e.play, tl.playing)
+	hide(e.pause, !tl.playing)
 }
 
 // step moves one step; forward is animated.
