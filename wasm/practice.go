@@ -16,10 +16,10 @@ type practice struct {
 	a  *app
 	t  *playground.Trainer // nil while not practising
 	el struct {
-		watch, practise, panel, level, exercise, random, interviewer  js.Value
-		title, goal, status, form, prompt, command, inputs, check     js.Value
-		next, restart, result, probe, summary, levelStatus, questionB js.Value
-		done, nextExercise, again                                     js.Value
+		modeWatch, modePractice, panel, level, exercise, random, interviewer js.Value
+		title, goal, status, form, prompt, command, inputs, check            js.Value
+		next, restart, result, probe, summary, levelStatus, questionB        js.Value
+		done, nextExercise, again                                            js.Value
 	}
 }
 
@@ -30,7 +30,7 @@ func newPractice(a *app) *practice {
 		v  *js.Value
 		id string
 	}{
-		{&e.watch, "mode-watch"}, {&e.practise, "mode-practice"}, {&e.panel, "practice"}, {&e.level, "practice-level"},
+		{&e.modeWatch, "mode-watch"}, {&e.modePractice, "mode-practice"}, {&e.panel, "practice"}, {&e.level, "practice-level"},
 		{&e.exercise, "practice-exercise"}, {&e.random, "practice-random"}, {&e.interviewer, "practice-interviewer"},
 		{&e.title, "practice-title"}, {&e.goal, "practice-goal"}, {&e.status, "practice-status"}, {&e.form, "practice-form"},
 		{&e.prompt, "practice-prompt"}, {&e.command, "practice-command"}, {&e.inputs, "practice-inputs"},
@@ -48,8 +48,8 @@ func newPractice(a *app) *practice {
 // the rest of the page from moving the script on.
 func (pr *practice) wire() {
 	e := &pr.el
-	on(e.watch, "click", func(js.Value) { pr.stop() })
-	on(e.practise, "click", func(js.Value) {
+	on(e.modeWatch, "click", func(js.Value) { pr.stop() })
+	on(e.modePractice, "click", func(js.Value) {
 		if pr.t == nil {
 			pr.start(playground.PracticeLink{Level: playground.L4})
 		}
@@ -146,8 +146,8 @@ func (pr *practice) open(pl playground.PracticeLink, resume bool) {
 	a.p.ShowPractice(t.Practice())
 	addClass(a.el.body, "practicing")
 	setHidden(pr.el.panel, false)
-	pr.el.watch.Call("setAttribute", "aria-pressed", "false")
-	pr.el.practise.Call("setAttribute", "aria-pressed", "true")
+	pr.el.modeWatch.Call("setAttribute", "aria-pressed", "false")
+	pr.el.modePractice.Call("setAttribute", "aria-pressed", "true")
 	a.loaded(t.Practice().Exercise().Text, nil)
 	pr.render()
 }
@@ -163,8 +163,8 @@ func (pr *practice) stop() {
 	pointAt(nil)
 	removeClass(a.el.body, "practicing")
 	setHidden(pr.el.panel, true)
-	pr.el.watch.Call("setAttribute", "aria-pressed", "true")
-	pr.el.practise.Call("setAttribute", "aria-pressed", "false")
+	pr.el.modeWatch.Call("setAttribute", "aria-pressed", "true")
+	pr.el.modePractice.Call("setAttribute", "aria-pressed", "false")
 	a.loaded(a.p.Watch(), nil)
 }
 
