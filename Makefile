@@ -15,8 +15,12 @@ run: wasm
 ## test: vet, lint, formatting, every test (fuzz seed corpora, golden files, examples, the
 ## browser tests in headless chromium against a real wq serve), the wasm build, a
 ## one-iteration smoke run of the benchmarks and one of bench-check (which cannot fail on numbers)
+## go test stops a package after TEST_TIMEOUT: the browser and Postgres tests of site,
+## internal/playground and durable take minutes on a quiet 2-core machine and several times that
+## on a loaded one, past go test's default of 10 minutes.
+TEST_TIMEOUT ?= 30m
 test: vet lint fmt wasm chromium worker-npm
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 	$(GO) test -count=1 ./cmd/wq -run 'Attack|HundredMegabyte' -attacks -v
 	$(GO) test ./bench -run '^$$' -bench . -benchtime=1x -short
 	$(MAKE) --no-print-directory bench-check CHECK_COUNT=1 CHECK_INSTR_RUNS=1 CHECK_SMOKE=-smoke
@@ -102,11 +106,15 @@ worker-npm:
 wq:
 	$(GO) build -o wq ./cmd/wq
 
-## fuzz: fuzz the parser and the queue for a while (FUZZTIME, default 30s each)
+## fuzz: run every fuzz target for a while, one after another (FUZZTIME, default 30s each): the
+## parser, the queue, the strategies, and the playground's stored progress and link paths
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test ./core/scenario -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
-	$(GO) test ./core -run '^$$' -fuzz FuzzOps -fuzztime $(FUZZTIME)
+	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./core -run '^$$' -fuzz '^FuzzOps$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./incremental -run '^$$' -fuzz '^FuzzStrategies$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/playground -run '^$$' -fuzz '^FuzzParseProgress$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/playground -run '^$$' -fuzz '^FuzzParsePath$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -f wq $(WASMDIR)/main.wasm $(WASMDIR)/main.wasm.br $(WASMDIR)/main.wasm.gz $(WASMDIR)/wasm_exec.js
