@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dagq/dagq/internal/hostile"
 	"github.com/dagq/dagq/internal/pgtest"
-	"github.com/dagq/dagq/internal/playground"
 )
 
 // The attack tests run a real `wq serve`, built from this tree, as its own
@@ -212,27 +212,6 @@ func stopLine(t *testing.T, body string) map[string]any {
 	return m
 }
 
-// fill repeats line after head until the script is as large as a script
-// may be (1 MiB).
-func fill(head, line string) string {
-	var b strings.Builder
-	b.WriteString(head)
-	for b.Len()+len(line) <= 1<<20 {
-		b.WriteString(line)
-	}
-	return b.String()
-}
-
-// chainOf submits a chain c1…cn, c1 waiting on first (which may not exist).
-func chainOf(n int, first string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "submit c1 %s\n", first)
-	for i := 2; i <= n; i++ {
-		fmt.Fprintf(&b, "submit c%d c%d\n", i, i-1)
-	}
-	return b.String()
-}
-
 // TestAttacks sends each attack of the hardening issue to its own server:
 // each is answered within answerWithin, with a trace that ends by saying
 // which limit stopped it, while the server stays under peakMemory.
@@ -245,11 +224,11 @@ func TestAttacks(t *testing.T) {
 	}{
 		// A 25,000-task chain, then the same cyclic submit to fill 1 MiB:
 		// every refusal names a 25,001-task cycle.
-		{"RepeatedLongCycles", "", fill(chainOf(25000, "x"), "submit x c25000\n"), "output"},
+		{"RepeatedLongCycles", "", hostile.Fill(hostile.ChainOf(25000, "x"), "submit x c25000\n"), "output"},
 		// The textbook check on a chain is quadratic: n²/2 visits.
-		{"QuadraticCheck", "?strategy=dfs", upTo1MiB(chainOf(51000, "c0")), "context|output"},
+		{"QuadraticCheck", "?strategy=dfs", upTo1MiB(hostile.ChainOf(51000, "c0")), "context|output"},
 		// A trace repeats every task's state on every line: steps × tasks.
-		{"OutputAmplification", "", submits(513 << 10), "output"},
+		{"OutputAmplification", "", hostile.Submits(513 << 10), "output"},
 		// Names of the longest length allowed (a longer one is refused:
 		// TestAttackBoundedRequests), every one repeated on every line.
 		{"LongestNamesRepeated", "", longNames(), "output"},
@@ -275,53 +254,6 @@ func TestAttacks(t *testing.T) {
 			s.checkPeak(t, peakMemory)
 		})
 	}
-}
-
-// The hostile inputs of the bounded-memory issue, each of which took wq
-// serve (or wq run, or the worker) to gigabytes or out of memory.
-
-// fanOutRedriven is a 2,500-task fan-out whose root fails and is redriven
-// 1,400 times: 64 KB of script, 7 million events, under 8 KB once
-// deflated into a picture's link.
-func fanOutRedriven() string {
-	var b strings.Builder
-	b.WriteString("attempts 1\nsubmit r\n")
-	for i := range 2500 {
-		fmt.Fprintf(&b, "submit a%d r\n", i)
-	}
-	for b.Len()+len("next\nfail r\nredrive r\n") <= 64<<10 {
-		b.WriteString("next\nfail r\nredrive r\n")
-	}
-	return b.String()
-}
-
-// svgQuery is the query of a picture of script, deflated as the
-// playground's links are.
-func svgQuery(script string, animate bool) string {
-	enc, compressed := playground.EncodeScript(script)
-	q := "?script=" + enc
-	if compressed {
-		q += "&enc=deflate"
-	}
-	if animate {
-		q += "&animate=1"
-	}
-	return q
-}
-
-// longRoot is a script whose root task has a name of n bytes and a chain
-// of dependents that fills size bytes, then the root's death: every task
-// it blocks names it as its root, in its reason and in the dead-letter
-// queue of every later line.
-func longRoot(n, size int) string {
-	root := strings.Repeat("r", n)
-	var b strings.Builder
-	fmt.Fprintf(&b, "attempts 1\nsubmit %s\nsubmit c1 %s\n", root, root)
-	for i := 2; b.Len() < size-len("next\nfail  boom\n")-n-20; i++ {
-		fmt.Fprintf(&b, "submit c%d c%d\n", i, i-1)
-	}
-	fmt.Fprintf(&b, "next\nfail %s boom\n", root)
-	return b.String()
 }
 
 // get fetches path and returns the status, the body and how long it took.
@@ -353,7 +285,7 @@ func TestAttackBoundedRequests(t *testing.T) {
 		// no limit and no deadline.
 		for _, animate := range []bool{false, true} {
 			s := startServer(t)
-			q := svgQuery(fanOutRedriven(), animate)
+			q := hostile.SVGQuery(hostile.FanOutRedriven(), animate)
 			code, body, took := s.get(t, context.Background(), "/svg"+q)
 			t.Logf("animate %v: a %d-byte link answered %d in %v: %.200s", animate, len(q), code, took.Round(time.Millisecond), body)
 			// The events limit stops it, or on a loaded machine the
@@ -368,7 +300,7 @@ func TestAttackBoundedRequests(t *testing.T) {
 		// The same picture with no events limit runs until its time
 		// limit, keeping one board.
 		s := startServer(t, "--max-events", "0")
-		code, body, took := s.get(t, context.Background(), "/svg"+svgQuery(fanOutRedriven(), true))
+		code, body, took := s.get(t, context.Background(), "/svg"+hostile.SVGQuery(hostile.FanOutRedriven(), true))
 		t.Logf("answered %d in %v: %.200s", code, took.Round(time.Millisecond), body)
 		if code != http.StatusOK && !(code == http.StatusBadRequest && strings.Contains(body, "time limit")) {
 			t.Errorf("%d %.300s, want a picture or a 400 naming the time limit", code, body)
@@ -378,7 +310,7 @@ func TestAttackBoundedRequests(t *testing.T) {
 	t.Run("NameOverTheMaximum", func(t *testing.T) {
 		// Was 1.22–1.31 GB at 209 KB, and out of memory at 1 MiB.
 		s := startServer(t)
-		code, body, _, took := s.post(t, context.Background(), "", longRoot(200<<10, 209<<10))
+		code, body, _, took := s.post(t, context.Background(), "", hostile.LongRoot(200<<10, 209<<10))
 		t.Logf("answered %d in %v: %.200s", code, took.Round(time.Millisecond), body)
 		if code != http.StatusBadRequest || !strings.Contains(body, `"line":2,"col":8`) || !strings.Contains(body, "longer than the 256 a name may be") {
 			t.Errorf("%d %.300s, want a 400 at 2:8 naming the longest name", code, body)
@@ -388,7 +320,7 @@ func TestAttackBoundedRequests(t *testing.T) {
 	t.Run("LongestNamesOnEveryLine", func(t *testing.T) {
 		// Names of the longest length, a death that blocks 60,000 tasks.
 		s := startServer(t)
-		code, body, trailer, took := s.post(t, context.Background(), "", longRoot(256, 1<<20))
+		code, body, trailer, took := s.post(t, context.Background(), "", hostile.LongRoot(256, 1<<20))
 		last := stopLine(t, body)
 		t.Logf("answered %d, %d bytes in %v: %v", code, len(body), took.Round(time.Millisecond), last["error"])
 		// The output limit stops it, or on a loaded machine the time
@@ -410,7 +342,7 @@ func TestAttackPictureClientThatLeavesFreesItsSlot(t *testing.T) {
 	s := startServer(t, "--runs", "1", "--max-events", "0", "--run-timeout", "60s")
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	q := svgQuery(fanOutRedriven(), true)
+	q := hostile.SVGQuery(hostile.FanOutRedriven(), true)
 	req, _ := http.NewRequestWithContext(ctx, "GET", s.base+"/svg"+q, nil)
 	if resp, err := http.DefaultClient.Do(req); err == nil {
 		resp.Body.Close()
@@ -450,15 +382,6 @@ func upTo1MiB(script string) string {
 	return script[:strings.LastIndexByte(script[:1<<20], '\n')+1]
 }
 
-// submits returns at least size bytes of independent submits.
-func submits(size int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < size; i++ {
-		fmt.Fprintf(&b, "submit s%07d\n", i)
-	}
-	return b.String()
-}
-
 // TestAttackClientThatLeavesStopsTheRun: a client that gives up stops its
 // run: the server logs the request as done soon after, not at the time
 // limit (a minute here, so that the two cannot be confused).
@@ -466,7 +389,7 @@ func TestAttackClientThatLeavesStopsTheRun(t *testing.T) {
 	s := startServer(t, "--run-timeout", "60s", "--max-output", "0")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "POST", s.base+"/api/run?strategy=dfs", strings.NewReader(chainOf(40000, "c0")))
+	req, _ := http.NewRequestWithContext(ctx, "POST", s.base+"/api/run?strategy=dfs", strings.NewReader(hostile.ChainOf(40000, "c0")))
 	req.Header.Set("Content-Type", "text/plain")
 	if resp, err := http.DefaultClient.Do(req); err == nil {
 		io.Copy(io.Discard, resp.Body)
@@ -559,9 +482,9 @@ func loadFromEnv() {
 	// Every kind of hostile request: cycles that name 20,000 tasks, the
 	// longest names repeated on every line, pictures of millions of
 	// events.
-	cycles := fill(chainOf(20000, "x"), "submit x c20000\n")
-	names := longRoot(256, 330<<10)
-	picture := base + "/svg" + svgQuery(fanOutRedriven(), true)
+	cycles := hostile.Fill(hostile.ChainOf(20000, "x"), "submit x c20000\n")
+	names := hostile.LongRoot(256, 330<<10)
+	picture := base + "/svg" + hostile.SVGQuery(hostile.FanOutRedriven(), true)
 	// The clients take the trace as it is: gunzipping 64 MiB answers
 	// would only compete with the server for the machine's two cores.
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
@@ -665,7 +588,7 @@ func TestAttackSIGTERMDuringARun(t *testing.T) {
 	}
 	got := make(chan answer, 1)
 	go func() {
-		req, _ := http.NewRequest("POST", s.base+"/api/run?strategy=dfs", strings.NewReader(upTo1MiB(chainOf(51000, "c0"))))
+		req, _ := http.NewRequest("POST", s.base+"/api/run?strategy=dfs", strings.NewReader(upTo1MiB(hostile.ChainOf(51000, "c0"))))
 		req.Header.Set("Content-Type", "text/plain")
 		client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 		resp, err := client.Do(req)
@@ -845,11 +768,11 @@ func TestAttackRunBounded(t *testing.T) {
 		stdin io.Reader // with path ""
 		exits []int     // the statuses it may end with; -1 still running
 	}{
-		{"NameOverTheMaximum", writeScript(t, dir, "long.dagq", longRoot(200<<10, 1<<20), "", 0), nil, []int{exitSyntax}},
+		{"NameOverTheMaximum", writeScript(t, dir, "long.dagq", hostile.LongRoot(200<<10, 1<<20), "", 0), nil, []int{exitSyntax}},
 		{"DeathsAndRedrivesOf100000Tasks", writeScript(t, dir, "fan.dagq", fan, "redrive r\nnext\nfail r boom\n", most), nil, []int{-1, exitOK}},
 		{"LongestNamesAndTheDLQView", writeScript(t, dir, "names.dagq", "attempts 1\nsubmit "+longest+"\n"+submitsOn(longest, 99_998)+"next\nfail "+longest+" boom\n", "dlq\n", most), nil, []int{-1, exitOK}},
-		{"CyclesThrough100000Tasks", writeScript(t, dir, "cycles.dagq", chainOf(99_998, "x"), "submit x c99998\n", most), nil, []int{-1, exitOK}},
-		{"TooManyTasks", writeScript(t, dir, "tasks.dagq", submits(4<<20), "", 0), nil, []int{exitLimit}},
+		{"CyclesThrough100000Tasks", writeScript(t, dir, "cycles.dagq", hostile.ChainOf(99_998, "x"), "submit x c99998\n", most), nil, []int{-1, exitOK}},
+		{"TooManyTasks", writeScript(t, dir, "tasks.dagq", hostile.Submits(4<<20), "", 0), nil, []int{exitLimit}},
 		{"LongerThanMaxBytes", writeScript(t, dir, "huge.dagq", "", "next\n", most+10), nil, []int{exitLimit}},
 		{"YesNextFromAPipe", "", &yesNext{}, []int{exitLimit}},
 	}
@@ -896,7 +819,7 @@ func (y *yesNext) Read(p []byte) (int, error) {
 // the I/O exit status, once head has gone (was killed by SIGPIPE: 141).
 func TestAttackRunIntoAClosedPipe(t *testing.T) {
 	cmd := exec.Command(buildWQ(t), "run", "-")
-	cmd.Stdin = strings.NewReader(submits(1 << 20))
+	cmd.Stdin = strings.NewReader(hostile.Submits(1 << 20))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -927,7 +850,7 @@ func TestRunStreamsAHundredMegabyteScript(t *testing.T) {
 	w := bufio.NewWriter(f)
 	// 200,000 tasks in a chain, then refused completions to 100 MB: every
 	// step is written and forgotten.
-	w.WriteString(chainOf(200000, "c0"))
+	w.WriteString(hostile.ChainOf(200000, "c0"))
 	written := 0
 	for written < 100<<20 {
 		n, _ := fmt.Fprintf(w, "complete c%d\n", written%200000+1)

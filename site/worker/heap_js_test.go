@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/hostile"
 )
 
 // heapBudget is the most Go heap the worker may take for any single
@@ -25,19 +25,19 @@ const heapBudget = 64 << 20
 // picture.
 func TestHeapOfHostileRequests(t *testing.T) {
 	h := handler()
-	picture := fanOutRedriven()
+	picture := hostile.FanOutRedriven()
 	tests := []struct {
 		name, method, target, body string
 		codes                      []int
 	}{
-		{"NameOver256Bytes", "POST", "/api/run", longRoot(100<<10, 100<<10), []int{400}},
-		{"LongestNamesOnEveryLine", "POST", "/api/run", longRoot(256, 1<<20), []int{200}},
-		{"RepeatedLongCycles", "POST", "/api/run", fill(chainOf(9000, "x"), "submit x c9000\n"), []int{200}},
-		{"OutputAmplification", "POST", "/api/run", submits(1 << 20), []int{200}},
-		{"PictureOfMillionsOfEvents", "GET", "/svg" + svgQuery(picture, false), "", []int{400}},
-		{"AnimationOfMillionsOfEvents", "GET", "/svg" + svgQuery(picture, true), "", []int{400}},
-		{"PictureOfTooManyTasks", "GET", "/svg" + svgQuery(shortSubmits(64<<10), true), "", []int{400}},
-		{"PictureOf4000Tasks", "GET", "/svg" + svgQuery(submits(60<<10), true), "", []int{200}},
+		{"NameOver256Bytes", "POST", "/api/run", hostile.LongRoot(100<<10, 100<<10), []int{400}},
+		{"LongestNamesOnEveryLine", "POST", "/api/run", hostile.LongRoot(256, 1<<20), []int{200}},
+		{"RepeatedLongCycles", "POST", "/api/run", hostile.Fill(hostile.ChainOf(9000, "x"), "submit x c9000\n"), []int{200}},
+		{"OutputAmplification", "POST", "/api/run", hostile.Submits(1 << 20), []int{200}},
+		{"PictureOfMillionsOfEvents", "GET", "/svg" + hostile.SVGQuery(picture, false), "", []int{400}},
+		{"AnimationOfMillionsOfEvents", "GET", "/svg" + hostile.SVGQuery(picture, true), "", []int{400}},
+		{"PictureOfTooManyTasks", "GET", "/svg" + hostile.SVGQuery(shortSubmits(64<<10), true), "", []int{400}},
+		{"PictureOf4000Tasks", "GET", "/svg" + hostile.SVGQuery(hostile.Submits(60<<10), true), "", []int{200}},
 	}
 	for _, tt := range tests {
 		req := httptest.NewRequest(tt.method, tt.target, strings.NewReader(tt.body))
@@ -92,78 +92,6 @@ func clip(s string) string {
 		s = s[:120] + "…"
 	}
 	return s
-}
-
-// The hostile inputs, as cmd/wq's attack tests make them.
-
-// fanOutRedriven is a 2,500-task fan-out whose root fails and is redriven
-// until the script is 64 KB: 7 million events.
-func fanOutRedriven() string {
-	var b strings.Builder
-	b.WriteString("attempts 1\nsubmit r\n")
-	for i := range 2500 {
-		fmt.Fprintf(&b, "submit a%d r\n", i)
-	}
-	for b.Len()+len("next\nfail r\nredrive r\n") <= 64<<10 {
-		b.WriteString("next\nfail r\nredrive r\n")
-	}
-	return b.String()
-}
-
-// svgQuery is the query of a picture of script, deflated as the
-// playground's links are.
-func svgQuery(script string, animate bool) string {
-	enc, compressed := playground.EncodeScript(script)
-	q := "?script=" + enc
-	if compressed {
-		q += "&enc=deflate"
-	}
-	if animate {
-		q += "&animate=1"
-	}
-	return q
-}
-
-// longRoot is a root named with n bytes, a chain of dependents up to size
-// bytes, then the root's death.
-func longRoot(n, size int) string {
-	root := strings.Repeat("r", n)
-	var b strings.Builder
-	fmt.Fprintf(&b, "attempts 1\nsubmit %s\nsubmit c1 %s\n", root, root)
-	for i := 2; b.Len() < size-len("next\nfail  boom\n")-n-20; i++ {
-		fmt.Fprintf(&b, "submit c%d c%d\n", i, i-1)
-	}
-	fmt.Fprintf(&b, "next\nfail %s boom\n", root)
-	return b.String()
-}
-
-// chainOf submits a chain c1…cn, c1 waiting on first.
-func chainOf(n int, first string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "submit c1 %s\n", first)
-	for i := 2; i <= n; i++ {
-		fmt.Fprintf(&b, "submit c%d c%d\n", i, i-1)
-	}
-	return b.String()
-}
-
-// fill repeats line after head up to 1 MiB.
-func fill(head, line string) string {
-	var b strings.Builder
-	b.WriteString(head)
-	for b.Len()+len(line) <= 1<<20 {
-		b.WriteString(line)
-	}
-	return b.String()
-}
-
-// submits returns at least size bytes of independent submits.
-func submits(size int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < size; i++ {
-		fmt.Fprintf(&b, "submit s%07d\n", i)
-	}
-	return b.String()
 }
 
 // shortSubmits returns up to size bytes of independent submits of short
