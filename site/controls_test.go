@@ -240,7 +240,7 @@ func TestClicksOnTasksInEveryState(t *testing.T) {
 	waitForStates(t, ctx, map[string]string{"a": "DEAD", "d": "BLOCKED"})
 	// DEAD: redrive it from its popover.
 	click(t, ctx, `#graph g[data-task="e"]`)
-	waitFor(t, ctx, `document.querySelector('#popover').textContent.includes('boom')`)
+	waitFor(t, ctx, `!document.querySelector('#popover').hidden && document.querySelector('#popover').textContent.includes('boom')`)
 	click(t, ctx, `#popover button[data-action="redrive"]`)
 	waitForStates(t, ctx, map[string]string{"e": "READY", "f": "PENDING"})
 	// The front READY task, from the READY line.

@@ -57,7 +57,7 @@ func (a *app) wire() {
 
 	on(e.about, "click", func(js.Value) { addClass(e.about, "open") })
 	listenKeys(htmlElement(document), "keydown", a.keydown)
-	on(a.d.el.scroller, "scroll", func(js.Value) { a.pop.hide() })
+	on(a.d.el.scroller, "scroll", func(js.Value) { a.pop.scrolled() })
 
 	// Acting.
 	on(e.commandForm, "submit", func(ev js.Value) {

@@ -14,6 +14,11 @@ import (
 type popover struct {
 	a  *app
 	el struct{ popover, stage *dom.BasicHTMLElement }
+	// fresh is set for the two frames after show: a scroll event then
+	// comes from a scroll made before the popover opened (a step's Follow,
+	// or the click's own scrolling into view), not from the person, and
+	// does not close it.
+	fresh bool
 }
 
 func newPopover(a *app) *popover {
@@ -94,6 +99,8 @@ func (p *popover) show(pop playground.Popover, node js.Value) {
 	style.SetProperty("left", px(x), "")
 	style.SetProperty("top", px(y), "")
 	hide(el, false)
+	p.fresh = true
+	afterFrames(2, func() { p.fresh = false })
 	if b := el.Underlying().Call("querySelector", "button"); b.Truthy() {
 		b.Call("focus", map[string]any{"preventScroll": true})
 	}
@@ -112,6 +119,14 @@ func (p *popover) close() {
 	p.hide()
 	if inPopover && task != "" {
 		p.a.d.focusTask(task)
+	}
+}
+
+// scrolled closes the popover when the drawing is scrolled, but for a
+// scroll that was under way before it opened.
+func (p *popover) scrolled() {
+	if !p.fresh {
+		p.hide()
 	}
 }
 
