@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/rivermigrate"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/durable"
@@ -66,18 +65,7 @@ func BenchmarkDurableEnqueue(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			pool, err := pgxpool.NewWithConfig(ctx, cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(pool.Close)
-			m, err := rivermigrate.New(riverpgxv5.New(pool), &rivermigrate.Config{Logger: quietLogger()})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
-				b.Fatalf("river: migrate: %v", err)
-			}
+			pool := newRiverPeer(ctx, b, cfg).pool
 			if _, err := pool.Exec(ctx, "TRUNCATE river_job"); err != nil {
 				b.Fatal(err)
 			}
