@@ -235,9 +235,10 @@ bench-check:
 	$(GO) tool benchstat -table .name "old=$$dir/old.txt" "new=$$dir/new.txt"; \
 	$(GO) run ./bench/check -threshold $(CHECK_THRESHOLD) -instr-threshold $(CHECK_INSTR_THRESHOLD) $(CHECK_SMOKE) "$$dir/old.txt" "$$dir/new.txt"
 
-## bench-durable: run BenchmarkDurable (dagq's durable queue and River burning down 10^4 tasks
-## on a throwaway Postgres) COUNT_DURABLE times, interleaved, into bench/results/durable/NAME.txt,
-## then rewrite bench/RESULTS.md from the newest bench/results file and it (about 3 minutes a pass)
+## bench-durable: run BenchmarkDurable (dagq's durable queue and River, tuned and at its defaults,
+## burning down 10^4 tasks on throwaway Postgres clusters with fsync on and off) COUNT_DURABLE
+## times, interleaved, into bench/results/durable/NAME.txt, then rewrite bench/RESULTS.md from the
+## newest bench/results file and it (about 8 minutes a pass)
 COUNT_DURABLE ?= 6
 .PHONY: bench-durable
 bench-durable:

@@ -31,11 +31,12 @@
 // against a committed baseline (see the Makefile).
 //
 // The durable queue is measured on Postgres beside River, the Go job queue
-// on Postgres, tuned as River's own benchmark tunes it:
+// on Postgres, tuned as River's own benchmark tunes it and at its defaults,
+// on a server with fsync on and one with it off:
 //
-//	BenchmarkDurable/impl=<dagq|river>/shape=<independent|random>/workers=<n>
+//	BenchmarkDurable/fsync=<on|off>/impl=<dagq|river|river-defaults>/shape=<independent|random>/workers=<n>
 //
 // burns down 10⁴ tasks whose handler does nothing and reports tasks/s and
 // the hand-out latency's p50 and p99 (see BenchmarkDurable); benchstat
-// pivots it with -col /impl -row /shape,/workers@num.
+// pivots it with -col /impl -row /fsync,/shape,/workers@num.
 package bench

@@ -65,7 +65,7 @@ func BenchmarkDurableEnqueue(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			pool := newRiverPeer(ctx, b, cfg).pool
+			pool := newRiverPeer(ctx, b, cfg, true).pool
 			if _, err := pool.Exec(ctx, "TRUNCATE river_job"); err != nil {
 				b.Fatal(err)
 			}

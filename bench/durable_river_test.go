@@ -14,12 +14,14 @@ import (
 )
 
 // riverPeer is River, the Go job queue on Postgres, as the durable
-// benchmark's peer: no dependencies, so independent jobs only. It is tuned
-// as River's own benchmark tunes it (a fetch cooldown of 1 ms and a poll
-// every 5 ms); with its defaults (a 100 ms cooldown) one worker does about
-// 10 jobs a second, which would be no comparison at all.
+// benchmark's peer: no dependencies, so independent jobs only. Tuned, it
+// runs as River's own benchmark tunes it (a fetch cooldown of 1 ms and a
+// poll every 5 ms); at its defaults (a 100 ms cooldown, a poll every
+// second) one worker does about 10 jobs a second, and an idle worker may
+// wait out the cooldown before it fetches a new job.
 type riverPeer struct {
-	pool *pgxpool.Pool
+	pool  *pgxpool.Pool
+	tuned bool
 	// started[i] is when job i's handler started; the jobs carry i.
 	started []time.Time
 	// trickleFrom is the first job of the trickle, whose handlers say on
@@ -55,7 +57,9 @@ func (w *riverWorker) Work(_ context.Context, job *river.Job[riverArgs]) error {
 	return nil
 }
 
-func newRiverPeer(ctx context.Context, b *testing.B, cfg *pgxpool.Config) *riverPeer {
+// newRiverPeer migrates River's tables into the database of cfg; tuned
+// says which configuration its clients run.
+func newRiverPeer(ctx context.Context, b *testing.B, cfg *pgxpool.Config, tuned bool) *riverPeer {
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -68,7 +72,7 @@ func newRiverPeer(ctx context.Context, b *testing.B, cfg *pgxpool.Config) *river
 	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 		b.Fatalf("river: migrate: %v", err)
 	}
-	return &riverPeer{pool: pool}
+	return &riverPeer{pool: pool, tuned: tuned}
 }
 
 func (p *riverPeer) shapes() []string { return []string{"independent"} }
@@ -81,13 +85,15 @@ func (p *riverPeer) burn(ctx context.Context, b *testing.B, shape string, n, wor
 	p.trickleFrom, p.trickled = n, make(chan struct{}, 1)
 	ws := river.NewWorkers()
 	river.AddWorker(ws, &riverWorker{peer: p})
-	client, err := river.NewClient(riverpgxv5.New(p.pool), &river.Config{
-		FetchCooldown:     time.Millisecond,
-		FetchPollInterval: 5 * time.Millisecond,
-		Logger:            quietLogger(),
-		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: workers}},
-		Workers:           ws,
-	})
+	config := &river.Config{
+		Logger:  quietLogger(),
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: workers}},
+		Workers: ws,
+	}
+	if p.tuned {
+		config.FetchCooldown, config.FetchPollInterval = time.Millisecond, 5*time.Millisecond
+	}
+	client, err := river.NewClient(riverpgxv5.New(p.pool), config)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,20 +24,28 @@ const (
 	unitP99   = "p99-handout-sec"
 )
 
+// The implementations BenchmarkDurable compares: dagq, River tuned as its
+// own benchmark tunes it, River at its defaults.
+const (
+	implDagq          = "dagq"
+	implRiver         = "river"
+	implRiverDefaults = "river-defaults"
+)
+
 // A durableCell names one durable run: an implementation on a shape with
-// a number of workers.
+// a number of workers, on a server with fsync on or off.
 type durableCell struct {
-	impl, shape string
-	workers     int
+	fsync, impl, shape string
+	workers            int
 }
 
 // durableData is the BenchmarkDurable results of the files, summarized.
 type durableData struct {
-	// impls and shapes are in the order the files first name them, with
-	// dagq first; workers ascending.
-	impls, shapes []string
-	workers       []int
-	cells         map[durableCell]map[string]measure
+	// fsyncs (on before off), impls (dagq first) and shapes are in the order
+	// the files first name them; workers ascending.
+	fsyncs, impls, shapes []string
+	workers               []int
+	cells                 map[durableCell]map[string]measure
 }
 
 // isDurable reports whether a result is of BenchmarkDurable.
@@ -58,6 +66,10 @@ func readDurable(paths []string) (*durableData, error) {
 	if err != nil {
 		return nil, err
 	}
+	fsyncProj, err := parser.Parse("/fsync", nil)
+	if err != nil {
+		return nil, err
+	}
 	workersProj, err := parser.Parse("/workers@num", nil)
 	if err != nil {
 		return nil, err
@@ -75,9 +87,15 @@ func readDurable(paths []string) (*durableData, error) {
 			continue
 		}
 		workers, err := strconv.Atoi(workersProj.Project(res).StringValues())
-		c := durableCell{implProj.Project(res).StringValues(), shapeProj.Project(res).StringValues(), workers}
+		c := durableCell{fsyncProj.Project(res).StringValues(), implProj.Project(res).StringValues(), shapeProj.Project(res).StringValues(), workers}
 		if err != nil || c.impl == "" || c.shape == "" {
 			continue
+		}
+		if c.fsync == "" {
+			c.fsync = "off" // the results from before the fsync level: the cluster ran without it
+		}
+		if !slices.Contains(d.fsyncs, c.fsync) {
+			d.fsyncs = append(d.fsyncs, c.fsync)
 		}
 		if !slices.Contains(d.impls, c.impl) {
 			d.impls = append(d.impls, c.impl)
@@ -104,9 +122,13 @@ func readDurable(paths []string) (*durableData, error) {
 		return nil, nil
 	}
 	slices.Sort(d.workers)
-	slices.SortStableFunc(d.impls, func(a, b string) int {
-		return map[bool]int{true: 0, false: 1}[a == "dagq"] - map[bool]int{true: 0, false: 1}[b == "dagq"]
-	})
+	first := func(x string) func(a, b string) int {
+		return func(a, b string) int {
+			return map[bool]int{true: 0, false: 1}[a == x] - map[bool]int{true: 0, false: 1}[b == x]
+		}
+	}
+	slices.SortStableFunc(d.impls, first(implDagq))
+	slices.SortStableFunc(d.fsyncs, first("on"))
 	thresholds := benchmath.DefaultThresholds
 	for c, units := range samples {
 		d.cells[c] = map[string]measure{}
@@ -126,64 +148,88 @@ func (d *durableData) median(c durableCell, unit string) (float64, bool) {
 	return m.Center, ok
 }
 
-// writeMarkdown writes the durable section: a table per shape, then the
-// goals, and returns the error of the first write that failed.
+// writeMarkdown writes the durable section: a table per shape and fsync
+// setting, then the goals, and returns the error of the first write that
+// failed.
 func (d *durableData) writeMarkdown(out io.Writer) (err error) {
 	w := bufio.NewWriter(out)
 	defer func() { err = w.Flush() }()
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("\n## Durable\n\n")
 	p("BenchmarkDurable burns down 10⁴ tasks whose handler does nothing, on Postgres (internal/pgtest's\n")
-	p("throwaway cluster, synchronous commits, fsync off), with dagq's durable.Worker and with River tuned\n")
-	p("as its own benchmark tunes it (1 ms fetch cooldown, 5 ms poll); see bench/durable_test.go.\n\n")
+	p("throwaway clusters: fsync on, as a production server runs, and fsync off; synchronous commits on both),\n")
+	p("with dagq's durable.Worker, with River tuned as its own benchmark tunes it (river: 1 ms fetch cooldown,\n")
+	p("5 ms poll) and with River at its defaults (river-defaults: 100 ms cooldown, 1 s poll; it burns down\n")
+	p("about 4 s worth of jobs, 40 a worker, up to 10⁴); see bench/durable_test.go.\n\n")
 	p("- tasks/s counts a task once its completion has committed; ± is the 95%% confidence interval of its median.\n")
 	p("- Hand-out latency is from the start of a submit to the start of its handler, for tasks submitted one at a time\n")
 	p("  to idle workers after the burn-down: the wake-up of an idle worker (each run's p50 and p99; the median of the runs).\n")
-	p("- The machine is shared and small: read the ± before a ratio; benchstat -col /impl -row /shape,/workers@num\n")
+	p("- The machine is shared and small: read the ± before a ratio; benchstat -col /impl -row /fsync,/shape,/workers@num\n")
 	p("  says which differences are significant.\n")
-	p("- ÷ river is dagq's tasks/s over River's with as many workers: above 1 is faster.\n")
+	p("- ÷ river and ÷ defaults are dagq's tasks/s over River's, tuned and at its defaults, with as many workers on\n")
+	p("  the same server: above 1 is faster.\n")
 	for _, shape := range d.shapes {
-		p("\n### Durable · %s\n\n", shape)
-		header := []string{"workers", "impl", "tasks/s", "±", "p50 hand-out", "p99 hand-out", "÷ river", "runs"}
-		rows := [][]string{}
-		for _, n := range d.workers {
-			for _, impl := range d.impls {
-				c := durableCell{impl, shape, n}
-				m, ok := d.cells[c][unitTasks]
-				if !ok {
-					continue
+		for _, fsync := range d.fsyncs {
+			header := []string{"workers", "impl", "tasks/s", "±", "p50 hand-out", "p99 hand-out", "÷ river", "÷ defaults", "runs"}
+			rows := [][]string{}
+			for _, n := range d.workers {
+				for _, impl := range d.impls {
+					c := durableCell{fsync, impl, shape, n}
+					m, ok := d.cells[c][unitTasks]
+					if !ok {
+						continue
+					}
+					vs := func(peer string) string {
+						if r, ok := d.median(durableCell{fsync, peer, shape, n}, unitTasks); ok && r > 0 {
+							return ratio(m.Center / r)
+						}
+						return "—"
+					}
+					p50, _ := d.median(c, unitP50)
+					p99, _ := d.median(c, unitP99)
+					rows = append(rows, []string{thousands(int64(n)), impl, count(m.Center), m.PctRangeString(),
+						seconds(p50), seconds(p99), vs(implRiver), vs(implRiverDefaults), strconv.Itoa(m.samples)})
 				}
-				vs := "—"
-				if r, ok := d.median(durableCell{"river", shape, n}, unitTasks); ok && r > 0 {
-					vs = ratio(m.Center / r)
-				}
-				p50, _ := d.median(c, unitP50)
-				p99, _ := d.median(c, unitP99)
-				rows = append(rows, []string{thousands(int64(n)), impl, count(m.Center), m.PctRangeString(),
-					seconds(p50), seconds(p99), vs, strconv.Itoa(m.samples)})
 			}
+			if len(rows) == 0 {
+				continue
+			}
+			p("\n### Durable · %s · fsync %s\n\n", shape, fsync)
+			table(w, header, "rlrlrrrrr", rows)
 		}
-		table(w, header, "rlrlrrrr", rows)
 	}
 
 	p("\n### Durable goals\n\n")
-	header := []string{"goal", "workers", "dagq", "against", "ratio", "verdict"}
+	header := []string{"goal", "fsync", "workers", "dagq", "against", "ratio", "verdict"}
 	var rows [][]string
-	for _, n := range d.workers {
-		dq, ok1 := d.median(durableCell{"dagq", "independent", n}, unitTasks)
-		rv, ok2 := d.median(durableCell{"river", "independent", n}, unitTasks)
-		if ok1 && ok2 {
-			rows = append(rows, []string{"dagq ≥ River, independent", thousands(int64(n)), count(dq), count(rv) + " (River)", ratio(dq / rv), verdictOf(dq >= rv).String()})
+	for _, fsync := range d.fsyncs {
+		for _, peer := range []struct{ impl, name string }{{implRiver, "River"}, {implRiverDefaults, "River at its defaults"}} {
+			for _, n := range d.workers {
+				dq, ok1 := d.median(durableCell{fsync, implDagq, "independent", n}, unitTasks)
+				rv, ok2 := d.median(durableCell{fsync, peer.impl, "independent", n}, unitTasks)
+				if ok1 && ok2 {
+					rows = append(rows, []string{"dagq ≥ " + peer.name + ", independent", fsync, thousands(int64(n)), count(dq), count(rv) + " (" + peer.impl + ")", ratio(dq / rv), verdictOf(dq >= rv).String()})
+				}
+			}
+		}
+		for _, n := range d.workers {
+			rd, ok1 := d.median(durableCell{fsync, implDagq, "random", n}, unitTasks)
+			in, ok2 := d.median(durableCell{fsync, implDagq, "independent", n}, unitTasks)
+			if ok1 && ok2 {
+				rows = append(rows, []string{"random ≥ 0.5× independent", fsync, thousands(int64(n)), count(rd), count(in) + " (independent)", ratio(rd / in), verdictOf(rd >= in/2).String()})
+			}
+		}
+		for _, peer := range []struct{ impl, name string }{{implRiver, "River's"}, {implRiverDefaults, "River's at its defaults"}} {
+			for _, n := range d.workers {
+				dq, ok1 := d.median(durableCell{fsync, implDagq, "independent", n}, unitP50)
+				rv, ok2 := d.median(durableCell{fsync, peer.impl, "independent", n}, unitP50)
+				if ok1 && ok2 && rv > 0 {
+					rows = append(rows, []string{"p50 hand-out ≤ " + peer.name, fsync, thousands(int64(n)), seconds(dq), seconds(rv) + " (" + peer.impl + ")", ratio(dq / rv), verdictOf(dq <= rv).String()})
+				}
+			}
 		}
 	}
-	for _, n := range d.workers {
-		rd, ok1 := d.median(durableCell{"dagq", "random", n}, unitTasks)
-		in, ok2 := d.median(durableCell{"dagq", "independent", n}, unitTasks)
-		if ok1 && ok2 {
-			rows = append(rows, []string{"random ≥ 0.5× independent", thousands(int64(n)), count(rd), count(in) + " (independent)", ratio(rd / in), verdictOf(rd >= in/2).String()})
-		}
-	}
-	table(w, header, "lrrrrl", rows)
+	table(w, header, "llrrrrl", rows)
 	return nil
 }
 

@@ -18,7 +18,7 @@ const durableRuns = "testdata/durable.txt"
 func TestDurableSectionMatchesGolden(t *testing.T) {
 	md, _ := report(t, small, durableRuns)
 	golden.Check(t, "testdata/small-durable.md", md, "go test ./bench/report -update")
-	for _, want := range []string{"## Durable", "### Durable · independent", "### Durable · random", "### Durable goals", "dagq ≥ River, independent"} {
+	for _, want := range []string{"## Durable", "### Durable · independent · fsync off", "### Durable · random · fsync off", "### Durable goals", "dagq ≥ River, independent"} {
 		if !bytes.Contains(md, []byte(want)) {
 			t.Errorf("the report lacks %q", want)
 		}
@@ -36,5 +36,46 @@ func TestDurableAloneIsAReport(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "## Durable") {
 		t.Errorf("no durable section:\n%s", &stdout)
+	}
+}
+
+// durableFsyncRuns is a -short run of BenchmarkDurable with its fsync level
+// and River both tuned and at its defaults.
+const durableFsyncRuns = "testdata/durable-fsync.txt"
+
+// TestDurableFsyncAndRiverDefaults: a run with both fsync settings and both
+// River configurations gets a table per shape and setting, fsync on first,
+// and goals against each River, including the hand-out latency's.
+func TestDurableFsyncAndRiverDefaults(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{durableFsyncRuns}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	md := stdout.String()
+	golden.Check(t, "testdata/durable-fsync.md", stdout.Bytes(), "go test ./bench/report -update")
+	order := []string{"### Durable · independent · fsync on", "### Durable · independent · fsync off",
+		"### Durable · random · fsync on", "### Durable · random · fsync off", "### Durable goals"}
+	last := -1
+	for _, want := range order {
+		i := strings.Index(md, want)
+		if i < 0 {
+			t.Fatalf("the report lacks %q:\n%s", want, md)
+		}
+		if i < last {
+			t.Errorf("%q is out of order", want)
+		}
+		last = i
+	}
+	for _, want := range []string{
+		"| dagq ≥ River, independent | on | 1 |",
+		"| dagq ≥ River at its defaults, independent | off | 2,000 |",
+		"| random ≥ 0.5× independent | on | 100 |",
+		"| p50 hand-out ≤ River's | off | 16 |",
+		"| p50 hand-out ≤ River's at its defaults | on | 4 |",
+		"| 1 | river-defaults | 7.21 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q", want)
+		}
 	}
 }

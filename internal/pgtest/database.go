@@ -27,7 +27,13 @@ var seq atomic.Int64
 // fsync.
 func New(t testing.TB, opts ...Option) string {
 	t.Helper()
-	s := Shared(t)
+	return Shared(t).New(t, opts...)
+}
+
+// New creates a fresh, empty database for the test on s, as the function
+// [New] does on [Shared]'s server: for a test of [Durable]'s.
+func (s *Server) New(t testing.TB, opts ...Option) string {
+	t.Helper()
 	name := fmt.Sprintf("dagq_test_%d_%d", os.Getpid(), seq.Add(1))
 	u, err := s.CreateDatabase(name)
 	if err != nil {

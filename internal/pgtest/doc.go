@@ -29,5 +29,9 @@
 // ends (a few tens of milliseconds; [SynchronousCommit] for one whose
 // commits must survive a crash of the server); [Shared] gives the server itself, to
 // stop and start again on the same data directory ([Server.Crash] and
-// [Server.Start]), as the crash tests do.
+// [Server.Start]), as the crash tests do. [Durable] gives a second
+// throwaway cluster that runs with fsync, synchronous_commit and
+// full_page_writes on, as a production server does ([Server.New] makes a
+// database on it), for a benchmark that must count the cost of a commit
+// reaching the disk.
 package pgtest

@@ -119,3 +119,35 @@ func TestTheServerDoesNotRunAsRoot(t *testing.T) {
 	}
 	t.Fatal("no Uid line in the status of the server's process")
 }
+
+// TestDurableRunsWithFsyncAndSharedWithout: the two throwaway clusters
+// differ in the settings that make a commit reach the disk, and each gives
+// databases of its own.
+func TestDurableRunsWithFsyncAndSharedWithout(t *testing.T) {
+	if os.Getenv(pgtest.EnvURL) != "" {
+		t.Skip("DAGQ_DATABASE_URL's server is as it is configured")
+	}
+	ctx := context.Background()
+	settings := func(u string) string {
+		conn, err := pgx.Connect(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		var fsync, commit, pages string
+		if err := conn.QueryRow(ctx, "SELECT current_setting('fsync'), current_setting('synchronous_commit'), current_setting('full_page_writes')").Scan(&fsync, &commit, &pages); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("fsync=%s synchronous_commit=%s full_page_writes=%s", fsync, commit, pages)
+	}
+	on := pgtest.Durable(t)
+	if on == pgtest.Shared(t) || on.URL() == pgtest.Shared(t).URL() {
+		t.Fatal("Durable is Shared's server")
+	}
+	if got, want := settings(on.New(t)), "fsync=on synchronous_commit=on full_page_writes=on"; got != want {
+		t.Errorf("Durable's database: %s, want %s", got, want)
+	}
+	if got, want := settings(pgtest.New(t)), "fsync=off synchronous_commit=off full_page_writes=off"; got != want {
+		t.Errorf("Shared's database: %s, want %s", got, want)
+	}
+}

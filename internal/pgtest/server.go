@@ -43,6 +43,10 @@ type Server struct {
 	bin  string              // the directory of initdb, postgres and pg_ctl
 	dir  string              // the cluster's directory: data/ and the socket
 	cred *syscall.Credential // the user the server runs as; nil: this process's
+	// fsync is whether the cluster runs with fsync, synchronous_commit and
+	// full_page_writes on, as a production server does ([Durable]'s), or
+	// with all three off, as a test's may ([Shared]'s).
+	fsync bool
 
 	mu   sync.Mutex
 	proc *exec.Cmd     // the running postmaster; nil when stopped
@@ -53,6 +57,10 @@ var (
 	sharedOnce sync.Once
 	shared     *Server
 	sharedErr  error
+
+	durableOnce sync.Once
+	durable     *Server
+	durableErr  error
 )
 
 // Shared returns the test binary's server, starting it on the first call.
@@ -74,8 +82,35 @@ func Shared(t testing.TB) *Server {
 // for code that has no testing.TB (an Example, a benchmark's setup). The
 // error is ErrNoPostgres when there is no PostgreSQL at all.
 func Default() (*Server, error) {
-	sharedOnce.Do(func() { shared, sharedErr = start() })
+	sharedOnce.Do(func() { shared, sharedErr = start(false) })
 	return shared, sharedErr
+}
+
+// Durable returns the test binary's second throwaway cluster, starting it on
+// the first call: one that runs with fsync, synchronous_commit and
+// full_page_writes on, as a production server does, so that every commit
+// waits for its WAL to reach the disk. fsync is a setting of the whole
+// server, so this is a cluster of its own beside [Shared]'s, with its own
+// databases ([Server.New]); a benchmark that compares the two measures what
+// durability costs. When DAGQ_DATABASE_URL is set, it is that server, as
+// it is configured (SHOW fsync says which). Like [Shared], it skips the
+// test when there is no PostgreSQL at all.
+func Durable(t testing.TB) *Server {
+	t.Helper()
+	durableOnce.Do(func() {
+		if os.Getenv(EnvURL) != "" {
+			durable, durableErr = Default()
+			return
+		}
+		durable, durableErr = start(true)
+	})
+	if errors.Is(durableErr, ErrNoPostgres) {
+		t.Skip(durableErr)
+	}
+	if durableErr != nil {
+		t.Fatal(durableErr)
+	}
+	return durable
 }
 
 // Main runs the tests of a package and then stops the server, if one was
@@ -86,13 +121,15 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// Stop stops the server, if this test binary started one, and removes
-// its directory: for a TestMain that does more than [Main] does, after
-// m.Run.
+// Stop stops the servers, if this test binary started any ([Shared]'s and
+// [Durable]'s), and removes their directories: for a TestMain that does
+// more than [Main] does, after m.Run.
 func Stop() {
-	if shared != nil {
-		if err := shared.close(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
+	for _, s := range []*Server{shared, durable} {
+		if s != nil {
+			if err := s.close(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+			}
 		}
 	}
 }
@@ -106,8 +143,8 @@ func (s *Server) URL() string { return s.url }
 // be stopped and started again), rather than DAGQ_DATABASE_URL naming it.
 func (s *Server) Throwaway() bool { return s.bin != "" }
 
-// start finds or starts the server.
-func start() (*Server, error) {
+// start finds or starts the server; a throwaway one with fsync on or off.
+func start(fsync bool) (*Server, error) {
 	if u := os.Getenv(EnvURL); u != "" {
 		s := &Server{url: u}
 		if err := s.ping(10 * time.Second); err != nil {
@@ -124,7 +161,7 @@ func start() (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgtest: %w", err)
 	}
-	s := &Server{bin: bin, dir: dir}
+	s := &Server{bin: bin, dir: dir, fsync: fsync}
 	if err := s.init(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -222,12 +259,16 @@ func (s *Server) Start() error {
 	if s.proc != nil {
 		return nil
 	}
+	durability := "off"
+	if s.fsync {
+		durability = "on"
+	}
 	cmd := s.command("postgres", "-D", s.data(),
 		"-c", "listen_addresses=",
 		"-c", "unix_socket_directories="+s.dir,
-		"-c", "fsync=off",
-		"-c", "synchronous_commit=off",
-		"-c", "full_page_writes=off",
+		"-c", "fsync="+durability,
+		"-c", "synchronous_commit="+durability,
+		"-c", "full_page_writes="+durability,
 		"-c", "max_connections=200",
 		"-c", "shared_buffers=32MB",
 		"-c", "log_min_messages=FATAL")
