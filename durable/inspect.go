@@ -22,16 +22,19 @@ type DAGSummary struct {
 	// Age is how long ago it was created, on the database's clock;
 	// OldestReady how long its oldest READY task has waited (0: none).
 	Age, OldestReady time.Duration
+	// Alerting is whether its DLQ growth alert (Config.Alert) is raised,
+	// as Queue.Alerting reports it.
+	Alerting bool
 }
 
 // DAGs summarises every DAG of the database, by name. One statement;
 // O(tasks) rows read.
 func (db *DB) DAGs(ctx context.Context) ([]DAGSummary, error) {
 	rows, err := db.pool.Query(ctx, `SELECT d.dag, coalesce(t.state, ''), count(t.name),
-			extract(epoch FROM now() - d.created)::float8,
+			extract(epoch FROM now() - d.created)::float8, d.alert_on,
 			coalesce(extract(epoch FROM now() - min(t.changed) FILTER (WHERE t.state = 'READY')), 0)::float8
 		FROM dagq_dags d LEFT JOIN dagq_tasks t ON t.dag = d.dag
-		GROUP BY d.dag, d.created, t.state ORDER BY d.dag, t.state`)
+		GROUP BY d.dag, d.created, d.alert_on, t.state ORDER BY d.dag, t.state`)
 	if err != nil {
 		return nil, fmt.Errorf("durable: %w", err)
 	}
@@ -39,9 +42,10 @@ func (db *DB) DAGs(ctx context.Context) ([]DAGSummary, error) {
 	var dag, state string
 	var n int
 	var age, oldest float64
-	_, err = pgx.ForEachRow(rows, []any{&dag, &state, &n, &age, &oldest}, func() error {
+	var alerting bool
+	_, err = pgx.ForEachRow(rows, []any{&dag, &state, &n, &age, &alerting, &oldest}, func() error {
 		if len(out) == 0 || out[len(out)-1].DAG != dag {
-			out = append(out, DAGSummary{DAG: dag, Counts: map[core.State]int{}, Age: seconds(age)})
+			out = append(out, DAGSummary{DAG: dag, Counts: map[core.State]int{}, Age: seconds(age), Alerting: alerting})
 		}
 		s := &out[len(out)-1]
 		switch core.State(state) {

@@ -9,6 +9,7 @@
 //	wq scenarios [NAME]                       list the built-in scenarios, or print one
 //	wq strategies                             list the cycle-check strategies
 //	wq serve [--addr HOST:PORT]               serve the playground (127.0.0.1:8080)
+//	wq serve --db URL [--token T] [--read-only] the same, with a durable queue's live DAGs
 //	wq help                                   this text, the limits and the exit statuses
 package main
 

@@ -38,6 +38,9 @@ Usage:
   wq serve [--addr HOST:PORT] [--origins LIST] [--runs N] [--run-timeout D] [LIMITS]
                                  serve the browser playground (default 127.0.0.1:8080;
                                  --addr :8080 opens it to every interface)
+  wq serve --db URL [--token T] [--read-only] [--streams N] [...]
+                                 the same, with the database's live DAGs at /dags and
+                                 their DLQ console; changes need the token printed
   wq help                        print this text
 
 LIMITS bound what one run may do; a run that reaches one stops, and its trace

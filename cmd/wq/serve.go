@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dagq/dagq/durable"
+	"github.com/dagq/dagq/internal/live"
 	"github.com/dagq/dagq/site"
 )
 
@@ -42,7 +46,8 @@ const (
 var shutdownGrace = 5 * time.Second
 
 // serveCmd is "wq serve": it serves the playground and its API until
-// SIGINT or SIGTERM.
+// SIGINT or SIGTERM; with --db, the live DAGs of a durable queue too
+// (package live), read-only unless a page carries the token printed.
 func serveCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -51,6 +56,10 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	runs := fs.Int("runs", site.DefaultRuns, "runs of /api/run at once; more wait a moment, then get 503")
 	runTimeout := fs.Duration("run-timeout", site.DefaultRunTimeout, "how long one run may take")
 	lim := limitFlags(fs, site.DefaultLimits)
+	dbURL := fs.String("db", "", "a durable queue's database: add its live DAGs and DLQ console (/dags)")
+	token := fs.String("token", "", "with --db: the token a page must carry to change the queue (default: a random one, printed at start)")
+	readOnly := fs.Bool("read-only", false, "with --db: refuse every change of the queue, token or not")
+	streams := fs.Int("streams", live.DefaultStreams, "with --db: live pages open at once; more get 503")
 	if err := fs.Parse(args); err != nil {
 		return usageFlag(err)
 	}
@@ -59,6 +68,12 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := checkLimits(lim); err != nil {
 		return err
+	}
+	if *dbURL == "" && (*token != "" || *readOnly) {
+		return usageError{errors.New("--token and --read-only go with --db")}
+	}
+	if *streams < 1 {
+		return usageError{fmt.Errorf("--streams %d: give at least 1", *streams)}
 	}
 	opt := site.Options{Limits: lim, Runs: *runs, RunTimeout: *runTimeout}
 	for o := range strings.SplitSeq(*origins, ",") {
@@ -72,17 +87,52 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	return serve(ctx, l, opt, stdout, stderr)
+	if *dbURL == "" {
+		return serve(ctx, l, site.New(opt), stdout, stderr)
+	}
+	db, err := durable.Open(ctx, *dbURL, durable.Options{})
+	if err != nil {
+		_ = l.Close() // the error that matters is Open's
+		return err
+	}
+	defer db.Close()
+	lopt := live.Options{Token: *token, ReadOnly: *readOnly, Hosts: ownHosts(l.Addr()), Log: stderr, Streams: *streams}
+	if lopt.Token == "" && !lopt.ReadOnly {
+		var b [16]byte
+		rand.Read(b[:])
+		lopt.Token = hex.EncodeToString(b[:])
+	}
+	list := displayURL(l.Addr()) + "/dags"
+	if !lopt.ReadOnly {
+		list += "#token=" + lopt.Token
+	}
+	fmt.Fprintf(stdout, "live DAGs of the database, read-only unless opened with the token: %s\n", list)
+	return serve(ctx, l, live.New(ctx, db, site.New(opt), lopt), stdout, stderr)
 }
 
-// serve serves the site on l until ctx is done, then shuts down (see
+// ownHosts returns the Host headers a server on a loopback address
+// answers: its port on localhost, 127.0.0.1 and [::1]; none (any) for an
+// address open to other machines, whose names it cannot know. A page of
+// another site whose name resolves to 127.0.0.1 reads nothing.
+func ownHosts(a net.Addr) []string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return nil
+	}
+	return []string{"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port}
+}
+
+// serve serves h (the site) on l until ctx is done, then shuts down (see
 // shutdownGrace). It announces the address on stdout once it is
 // listening, and logs a line per request on logw.
-func serve(ctx context.Context, l net.Listener, opt site.Options, stdout, logw io.Writer) error {
+func serve(ctx context.Context, l net.Listener, h http.Handler, stdout, logw io.Writer) error {
 	base, stopRuns := context.WithCancelCause(context.Background())
 	defer stopRuns(nil)
 	srv := &http.Server{
-		Handler:           accessLog(site.New(opt), logw),
+		Handler:           accessLog(h, logw),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,

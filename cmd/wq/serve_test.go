@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -35,7 +36,7 @@ func TestServeAnswersHealthzAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out strings.Builder
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, l, site.Options{}, &out, io.Discard) }()
+	go func() { done <- serve(ctx, l, site.New(site.Options{}), &out, io.Discard) }()
 
 	base := "http://" + l.Addr().String()
 	if code, body := get(t, base+"/healthz"); code != http.StatusOK || body != "ok\n" {
@@ -136,5 +137,25 @@ func TestDisplayURL(t *testing.T) {
 		if got := displayURL(a); got != tt.want {
 			t.Errorf("displayURL(%s) = %q, want %q", tt.addr, got, tt.want)
 		}
+	}
+}
+
+func TestServeDBFlagsGoTogether(t *testing.T) {
+	for _, args := range [][]string{{"--token", "x"}, {"--read-only"}, {"--db", "postgres://nowhere", "--streams", "0"}} {
+		err := serveCmd(args, io.Discard, io.Discard)
+		var u usageError
+		if !errors.As(err, &u) {
+			t.Errorf("serve %v: %v, want a usage error", args, err)
+		}
+	}
+}
+
+func TestOwnHostsOfALoopbackServer(t *testing.T) {
+	got := ownHosts(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080})
+	if strings.Join(got, " ") != "localhost:8080 127.0.0.1:8080 [::1]:8080" {
+		t.Errorf("ownHosts(127.0.0.1:8080) = %v", got)
+	}
+	if got := ownHosts(&net.TCPAddr{IP: net.IPv4zero, Port: 8080}); got != nil {
+		t.Errorf("ownHosts(0.0.0.0:8080) = %v, want none (any host)", got)
 	}
 }
