@@ -37,6 +37,7 @@ type app struct {
 	share    *sharePanel // the share panel
 	pop      *popover    // a task's actions
 	practice *practice   // practice mode
+	live     *liveView   // the live DAG's view (wq serve --db)
 
 	scrolls []scrollWrite // scroll positions to set in the next frame (scrollLater)
 
@@ -97,6 +98,7 @@ func newApp() *app {
 	a.share = newSharePanel(a)
 	a.pop = newPopover(a)
 	a.practice = newPractice(a)
+	a.live = newLiveView(a)
 	crashed = a.crash
 	return a
 }
@@ -153,6 +155,10 @@ func (a *app) loadURL() {
 	addr := playground.ReadAddress(loc.Get("search").String(), loc.Get("hash").String())
 	if addr.Link.Practice.On() {
 		a.practice.open(addr.Link.Practice, true)
+		return
+	}
+	if addr.Link.Live != "" {
+		a.live.open(addr.Link.Live)
 		return
 	}
 	text, notices, err := a.p.OpenAddress(addr)

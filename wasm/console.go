@@ -37,7 +37,9 @@ func (con *console) render() {
 	}
 	if pr := c.Paced; pr != nil {
 		b.WriteString(`<div class="paced" role="status"><span class="paced-progress">` + html.EscapeString(pr.Label) + `</span>`)
-		b.WriteString(`<button type="button" data-command="` + html.EscapeString(pr.Next) + `" title="` + html.EscapeString(pr.Next) + `">Next batch ▸</button>`)
+		if pr.Next != "" {
+			b.WriteString(`<button type="button" data-command="` + html.EscapeString(pr.Next) + `" title="` + html.EscapeString(pr.Next) + `">Next batch ▸</button>`)
+		}
 		b.WriteString(`<button type="button" data-command="` + html.EscapeString(pr.Cancel) + `" title="` + html.EscapeString(pr.Cancel) + `">Cancel</button>`)
 		b.WriteString(`<span class="refused-why">Redrive is disabled meanwhile. ` + html.EscapeString(pr.Why) + `</span></div>`)
 	}
@@ -77,6 +79,13 @@ func (con *console) render() {
 		b.WriteString(`</div>`)
 	}
 	con.el.console.SetInnerHTML(b.String())
+	if a.p.Live() != "" && !a.live.canAct {
+		// A page that may not act says why on each button that would.
+		for _, btn := range nodeList(con.el.console.Underlying().Call("querySelectorAll", "button[data-command]")) {
+			btn.Set("disabled", true)
+			btn.Set("title", a.live.why)
+		}
+	}
 
 	for _, cls := range []string{"selected", "would-redrive", "would-release"} {
 		for _, g := range nodeList(document.Call("querySelectorAll", "#graph g.task."+cls)) {
@@ -100,11 +109,37 @@ func (con *console) render() {
 	mark(release, "would-release")
 }
 
+// markPreview marks in the drawing what a live preview would redrive and
+// release, until the next drawing.
+func (con *console) markPreview(redrive, release []string) {
+	for _, l := range []struct {
+		tasks []string
+		cls   string
+	}{{redrive, "would-redrive"}, {release, "would-release"}} {
+		for _, t := range l.tasks {
+			if g := document.Call("querySelector", `#graph g[data-task="`+cssString(t)+`"]`); g.Truthy() {
+				addClass(g, l.cls)
+			}
+		}
+	}
+}
+
 // wire makes the console's buttons act: a command runs at the step
 // shown; a group's head selects it (again: unselects).
 func (con *console) wire() {
 	a := con.a
 	listen(con.el.console, "click", func(ev *dom.BasicEvent) {
+		if a.p.Live() != "" {
+			// A live DAG's console asks its server.
+			if btn, ok := closest(ev, "button[data-preview]"); ok {
+				a.live.request(dataOf(btn, "preview"))
+				return
+			}
+			if btn, ok := closest(ev, "button[data-command]"); ok {
+				a.live.request(dataOf(btn, "command"))
+				return
+			}
+		}
 		if btn, ok := closest(ev, "button[data-preview]"); ok {
 			// A preview changes nothing: not the script, not its later steps.
 			a.unnotify()

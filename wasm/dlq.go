@@ -35,6 +35,10 @@ func newDLQList(a *app) *dlqList {
 func (l *dlqList) wire() {
 	listen(l.el.list, "click", func(ev *dom.BasicEvent) {
 		if b, ok := closest(ev, "button[data-action]"); ok {
+			if l.a.p.Live() != "" {
+				l.a.live.request(playground.PopoverCommand(dataOf(b, "action"), dataOf(b, "task"), ""))
+				return
+			}
 			l.a.act(playground.PopoverCommand(dataOf(b, "action"), dataOf(b, "task"), ""))
 		}
 	})
@@ -67,4 +71,10 @@ func (l *dlqList) render() {
 		b.WriteString(`</li>`)
 	}
 	l.el.list.SetInnerHTML(b.String())
+	if l.a.p.Live() != "" && !l.a.live.canAct {
+		for _, btn := range nodeList(l.el.list.Underlying().Call("querySelectorAll", "button[data-action]")) {
+			btn.Set("disabled", true)
+			btn.Set("title", l.a.live.why)
+		}
+	}
 }

@@ -51,6 +51,9 @@ type Button struct {
 // DEAD one, redrive; the others say why nothing can be done. Acting at an
 // earlier step branches (see [Page.Act]).
 func (p *Page) ClickTask(task string) Action {
+	if p.live != "" {
+		return Action{Do: DoNotice, Notice: task + " is " + stateOrNone(p.s.State(task)) + " in the live DAG: its workers change it, not this page."}
+	}
 	s := p.s
 	switch st := s.State(task); st {
 	case core.Ready:

@@ -63,6 +63,9 @@ func (p *Page) Console() Console {
 	var c Console
 	if k := p.s.Cursor(); k > 0 {
 		if pr, ok := pacedRedrive(p.s, k); ok {
+			if p.live != "" {
+				pr.Next = "" // the live queue's clock moves by itself
+			}
 			c.Paced = &pr
 		}
 	}

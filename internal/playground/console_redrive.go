@@ -13,7 +13,7 @@ import (
 // it on (an advance to its next batch) or stop it.
 type PacedRedrive struct {
 	Label  string // "10/40 redriven, next batch in 7s"
-	Next   string // the command that reaches the next batch: "advance 7s"
+	Next   string // the command that reaches the next batch: "advance 7s"; "" in a live view
 	Cancel string // "redrive cancel"
 	// Why says why the groups' Redrive buttons are disabled meanwhile.
 	Why string

@@ -49,6 +49,8 @@ type Link struct {
 	// Practice is the practice mode the link asks for, if any (see
 	// [PracticeLink]).
 	Practice PracticeLink
+	// Live is live=DAG: a live DAG of wq serve --db (see [Page.OpenLive]).
+	Live string
 }
 
 // Address is a page's address read once: its [Link], the parameters that
@@ -261,6 +263,13 @@ func parseLink(query, fragment string) (Link, []error, map[string]string) {
 			l.Strategy = name
 		} else {
 			bad("strategy", v, fmt.Sprintf("unknown strategy %q (want %s)", v, orList(incremental.Names())))
+		}
+	}
+	if v, ok := params["live"]; ok {
+		if v == "" {
+			bad("live", v, "names no DAG")
+		} else {
+			l.Live = v
 		}
 	}
 	parsePractice(params, &l, bad)

@@ -45,6 +45,8 @@ type Page struct {
 
 	preview *shownPreview // the console's last Preview, while its step is shown
 
+	live string // the live DAG shown ([Page.OpenLive]); "" for the simulator
+
 	practising bool      // a practice's session is shown ([Page.ShowPractice])
 	watched    *watching // what was shown before, for [Page.Watch]
 }
@@ -92,6 +94,9 @@ func (p *Page) Panels() []string {
 // says the steps are one's own): a tap on a task once retitled the page
 // "Your script", and the drawing moved under the finger.
 func (p *Page) Title() string {
+	if p.live != "" {
+		return "Live: " + p.live
+	}
 	if e, ok := scenario.Lookup(p.name); ok {
 		return e.Title
 	}
@@ -105,6 +110,9 @@ func (p *Page) Title() string {
 // scenario's opening comment says ([About]), or a line about one's own
 // script.
 func (p *Page) Description() string {
+	if p.live != "" {
+		return "This DAG's state in the database, redrawn as its workers change it. The dead-letter console acts on the live queue."
+	}
 	if e, ok := scenario.Lookup(p.name); ok {
 		return About(e.Text)
 	}
@@ -197,7 +205,7 @@ func (p *Page) Choose(name string) bool {
 		return false
 	}
 	p.push()
-	p.s, p.name = s, name
+	p.s, p.name, p.live = s, name, ""
 	s.Seek(0)
 	return true
 }
@@ -210,7 +218,7 @@ func (p *Page) load(text, name string, step int) error {
 		s, _ = scenario.NewSession("", p.options())
 		name = ""
 	}
-	p.s, p.name, p.origin = s, name, ""
+	p.s, p.name, p.origin, p.live = s, name, "", ""
 	s.Seek(step)
 	return err
 }
@@ -222,6 +230,9 @@ func (p *Page) options() scenario.Options { return scenario.Options{Strategy: p.
 // [*scenario.SyntaxError] (see [ErrorSelection]). A text that is a
 // library scenario's, unchanged, is named as that scenario.
 func (p *Page) Run(text string) error {
+	if p.live != "" {
+		return errLive
+	}
 	s, err := scenario.NewSession(text, p.options())
 	if err != nil {
 		return err
@@ -322,6 +333,9 @@ type Outcome struct {
 // queue refuses is recorded as a refused step, and said in the Outcome.
 func (p *Page) Act(cmd string) (Outcome, error) {
 	cmd = strings.TrimSpace(cmd)
+	if p.live != "" {
+		return Outcome{}, errLive
+	}
 	if cmd == "" {
 		return Outcome{}, errors.New("type a command, e.g. next")
 	}

@@ -25,6 +25,9 @@ func (p *Page) link() Link {
 // step, strategy and script. The script's encoding is kept between calls,
 // so that stepping through a long script does not compress it again.
 func (p *Page) Address() string {
+	if p.live != "" {
+		return p.liveAddress()
+	}
 	l := p.link()
 	if !l.HasScript {
 		return l.Query()

@@ -1,0 +1,102 @@
+package playground
+
+import (
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dagq/dagq/core/scenario"
+)
+
+// The live view (wq serve --db, package live): the page opened as
+// /?live=DAG shows a DAG of a durable queue as a script its server exports
+// (a script that rebuilds the DAG's state), at its last step, and loads it
+// again whenever the server says the DAG changed. Its workers change its
+// tasks, not the page: clicks and the command box say so; the console's
+// buttons are requests to the server, which acts on the queue with
+// durable's calls (LiveRequest).
+
+// errLive is why a live page does not act as the simulator does.
+var errLive = errors.New("this is a live DAG: its workers change its tasks, not this page. The dead-letter console acts on the queue; the Share panel gives its state as a script to try things on")
+
+// OpenLive shows text, the script the server exported of the live DAG
+// dag, at its last step, in place of what was shown; Undo has nothing to
+// take back. A text that does not run changes nothing and returns its
+// error. The cost is a run of the script.
+func (p *Page) OpenLive(dag, text string) error {
+	s, err := scenario.NewSession(text, p.options())
+	if err != nil {
+		return err
+	}
+	s.Seek(StepEnd)
+	p.s, p.name, p.origin, p.live, p.undo = s, "", "", dag, nil
+	return nil
+}
+
+// Live returns the DAG of a live view, "" for the simulator.
+func (p *Page) Live() string { return p.live }
+
+// liveAddress is a live view's address: ?live=DAG.
+func (p *Page) liveAddress() string { return "?live=" + url.QueryEscape(p.live) }
+
+// LiveRequest is what a console command asks of a live DAG's server: a
+// POST to Route (package live's /api/live/dags/{dag}/ROUTE) with Body.
+type LiveRequest struct {
+	Route string // preview, redrive, cancel or force
+	// Body is the JSON body's fields: fingerprint, rate, task.
+	Body map[string]string
+	// Changes is true when it changes the queue, and so needs the token.
+	Changes bool
+}
+
+// LiveRequest turns a command of the console or of the DLQ's rows, as the
+// page offers them ([Page.Console], [Page.DLQ]), into a request to the
+// live DAG's server: "redrive group N [at RATE]" and "preview redrive
+// group N" name the group's fingerprint at the step shown; "redrive
+// cancel"; "redrive! T" and "redrive T" the forced redrive of one task (a
+// row's Redrive: durable.Queue.ForceRedrive redrives a task whether or
+// not it is poisoned). Any other command is refused with errLive.
+func (p *Page) LiveRequest(cmd string) (LiveRequest, error) {
+	f := strings.Fields(cmd)
+	group := func(n string) (string, error) {
+		k, err := strconv.Atoi(n)
+		groups := p.Console().Groups
+		if err != nil || k < 1 || k > len(groups) {
+			return "", errors.New("there is no group " + n + " in the dead-letter queue now")
+		}
+		return groups[k-1].Fingerprint, nil
+	}
+	switch {
+	case len(f) == 4 && f[0] == "preview" && f[1] == "redrive" && f[2] == "group":
+		fp, err := group(f[3])
+		return LiveRequest{Route: "preview", Body: map[string]string{"fingerprint": fp}}, err
+	case len(f) == 3 && f[0] == "redrive" && f[1] == "group", len(f) == 5 && f[0] == "redrive" && f[1] == "group" && f[3] == "at":
+		fp, err := group(f[2])
+		r := LiveRequest{Route: "redrive", Body: map[string]string{"fingerprint": fp}, Changes: true}
+		if len(f) == 5 {
+			r.Body["rate"] = f[4]
+		}
+		return r, err
+	case len(f) == 2 && f[0] == "redrive" && f[1] == "cancel":
+		return LiveRequest{Route: "cancel", Body: map[string]string{}, Changes: true}, nil
+	case len(f) == 2 && (f[0] == "redrive!" || f[0] == "redrive"):
+		return LiveRequest{Route: "force", Body: map[string]string{"task": f[1]}, Changes: true}, nil
+	}
+	return LiveRequest{}, errLive
+}
+
+// LivePause is the least time between two loads of a live DAG by a page:
+// the server's events come at most every 250 ms already, and a load that
+// took longer than that is followed by one more, after this pause.
+const LivePause = 250 * time.Millisecond
+
+// LivePreviewText says what a live preview found, for a notice.
+func LivePreviewText(redrive, released, skipped int) string {
+	s := "Preview, nothing changed: the redrive would redrive " + plural(redrive, "task") + " and release " + plural(released, "blocked task")
+	if skipped > 0 {
+		s += "; " + plural(skipped, "poisoned task") + " would be left alone"
+	}
+	return s + ". They are marked in the drawing."
+}

@@ -1,0 +1,225 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/dagq/dagq/internal/playground"
+)
+
+// liveView is the page as a live DAG's view (wq serve --db; the page
+// opened as /?live=DAG): it loads the script the server exports of the
+// DAG, shows it at its last step, loads it again each time the server's
+// events say the DAG changed, and sends the console's actions to the
+// server (playground.Page.LiveRequest decides which). Its bar says when
+// it was read and whether this page may act.
+type liveView struct {
+	a      *app
+	dag    string
+	token  string
+	canAct bool
+	why    string // why it cannot act
+	busy   bool   // a load is under way
+	again  bool   // a change came during it: load once more after it
+	loads  int    // loads done, for the bar and the tests
+
+	el struct{ bar, state, mode js.Value }
+}
+
+// tokenKey is where the list page (package live's live.js) keeps the
+// token in the browser.
+const tokenKey = "dagq-token"
+
+var tokenInFragment = regexp.MustCompile(`(?:^#|&)token=([0-9a-f]+)`)
+
+func newLiveView(a *app) *liveView {
+	v := &liveView{a: a}
+	byIDs(idField{&v.el.bar, "live-bar"}, idField{&v.el.state, "live-state"}, idField{&v.el.mode, "live-mode"})
+	return v
+}
+
+// open shows the live DAG dag: the page turns into its view, asks the
+// server whether it may act, loads the script and listens for changes.
+func (v *liveView) open(dag string) {
+	a := v.a
+	v.dag = dag
+	store := js.Global().Get("localStorage")
+	if m := tokenInFragment.FindStringSubmatch(js.Global().Get("location").Get("hash").String()); m != nil {
+		store.Call("setItem", tokenKey, m[1])
+	}
+	if t := store.Call("getItem", tokenKey); t.Truthy() {
+		v.token = t.String()
+	}
+	setData(a.el.body, "live", "1")
+	setHidden(v.el.bar, false)
+	a.ed.el.editor.Set("readOnly", true)
+	setText(v.el.state, "loading "+dag+"…")
+	v.setMode(false, "Asking the server whether this page may act…")
+	v.fetch("GET", "/api/live/info", "", func(status int, body string) {
+		var in struct {
+			CanAct bool   `json:"canAct"`
+			Why    string `json:"why"`
+		}
+		if status != 200 || json.Unmarshal([]byte(body), &in) != nil {
+			v.setMode(false, "The server did not say whether this page may act ("+strconv.Itoa(status)+").")
+			return
+		}
+		v.setMode(in.CanAct, in.Why)
+		a.con.render()
+	})
+	v.load()
+	es := js.Global().Get("EventSource").New("/api/live/events?dag=" + url.QueryEscape(dag))
+	on(es, "changed", func(js.Value) { v.load() })
+	on(es, "error", func(js.Value) { setData(v.el.bar, "connected", "0") })
+	on(es, "open", func(js.Value) { setData(v.el.bar, "connected", "1") })
+}
+
+// setMode says whether the page may act, and why not.
+func (v *liveView) setMode(canAct bool, why string) {
+	v.canAct, v.why = canAct, why
+	setData(v.el.mode, "canAct", strconv.FormatBool(canAct))
+	if canAct {
+		setText(v.el.mode, "can act on the queue")
+		v.el.mode.Set("title", "This page carries the server's token: the console's buttons redrive and cancel on the live queue.")
+	} else {
+		setText(v.el.mode, "read-only")
+		v.el.mode.Set("title", why)
+	}
+	setData(v.a.el.body, "canAct", strconv.FormatBool(canAct))
+}
+
+// load reads the DAG's script and shows it; a change during a load makes
+// one more load after it, so a busy DAG costs a load at a time.
+func (v *liveView) load() {
+	if v.busy {
+		v.again = true
+		return
+	}
+	v.busy = true
+	v.fetch("GET", "/api/live/dags/"+url.PathEscape(v.dag)+"/script", "", func(status int, body string) {
+		v.busy = false
+		if status != 200 {
+			msg := body
+			var e struct{ Error string }
+			if json.Unmarshal([]byte(body), &e) == nil && e.Error != "" {
+				msg = e.Error
+			}
+			setText(v.el.state, "could not read "+v.dag+": "+msg)
+			setData(v.el.bar, "error", "1")
+		} else if err := v.a.p.OpenLive(v.dag, body); err != nil {
+			setText(v.el.state, "the server's script of "+v.dag+" does not run: "+err.Error())
+			setData(v.el.bar, "error", "1")
+		} else {
+			setData(v.el.bar, "error", "0")
+			v.show()
+		}
+		if v.again {
+			v.again = false
+			// At most a few loads a second, however busy the DAG.
+			afterAll(playground.LivePause, v.load)
+		}
+	})
+}
+
+// show draws the DAG just loaded, keeping the drawing's zoom and scroll.
+func (v *liveView) show() {
+	a := v.a
+	v.loads++
+	a.shown = -1
+	a.ed.set(a.p.Session().Text())
+	a.describe()
+	a.render(false)
+	setText(v.el.state, "live · read "+time.Now().Format("15:04:05"))
+	setData(a.el.body, "liveLoads", strconv.Itoa(v.loads))
+}
+
+// request sends a console command to the server. A preview marks what
+// would move; a change is said in a notice, and the DAG is loaded again.
+func (v *liveView) request(cmd string) {
+	a := v.a
+	a.unnotify()
+	r, err := a.p.LiveRequest(cmd)
+	if err != nil {
+		a.notify(err.Error(), false)
+		return
+	}
+	if r.Changes && !v.canAct {
+		a.notify(v.why, false)
+		return
+	}
+	body, _ := json.Marshal(r.Body)
+	v.fetch("POST", "/api/live/dags/"+url.PathEscape(v.dag)+"/"+r.Route, string(body), func(status int, resp string) {
+		var out struct {
+			Error    string   `json:"error"`
+			Text     string   `json:"text"`
+			Redrive  []string `json:"redrive"`
+			Release  []string `json:"release"`
+			Skipped  []string `json:"skipped"`
+			Released int      `json:"released"`
+		}
+		_ = json.Unmarshal([]byte(resp), &out) // a body that is not JSON leaves out empty: its status says enough
+		if status != 200 {
+			msg := out.Error
+			if msg == "" {
+				msg = "the server answered " + strconv.Itoa(status)
+			}
+			if status == 403 {
+				v.setMode(false, msg)
+				a.con.render()
+			}
+			a.notify("Refused: "+msg, false)
+			return
+		}
+		if r.Route == "preview" {
+			a.con.markPreview(out.Redrive, out.Release)
+			a.notify(playground.LivePreviewText(len(out.Redrive), out.Released, len(out.Skipped)), false)
+			return
+		}
+		a.notify("Done: "+out.Text+".", false)
+		v.load()
+	})
+}
+
+// fetch sends a request to the server, with the token, and calls done
+// with the status and the body (status 0 when it could not be sent).
+func (v *liveView) fetch(method, path, body string, done func(status int, body string)) {
+	headers := js.Global().Get("Object").New()
+	headers.Set("X-Dagq-Token", v.token)
+	opts := js.Global().Get("Object").New()
+	opts.Set("method", method)
+	opts.Set("headers", headers)
+	opts.Set("cache", "no-store")
+	if method == "POST" {
+		headers.Set("Content-Type", "application/json")
+		opts.Set("body", body)
+	}
+	var got, text, fail js.Func
+	status := 0
+	release := func() { got.Release(); text.Release(); fail.Release() }
+	got = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		status = args[0].Get("status").Int()
+		return args[0].Call("text")
+	})
+	text = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		release()
+		guard("live "+method, func() { done(status, args[0].String()) })
+		return nil
+	})
+	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		release()
+		msg := "the request failed"
+		if len(args) > 0 && args[0].Truthy() {
+			msg = args[0].Call("toString").String()
+		}
+		guard("live "+method, func() { done(0, strings.TrimSpace(msg)) })
+		return nil
+	})
+	js.Global().Call("fetch", path, opts).Call("then", got).Call("then", text).Call("catch", fail)
+}
