@@ -16,7 +16,8 @@ func TestRubricPageLinksEveryLevel(t *testing.T) {
 		t.Fatalf("status %d, type %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
 	body := rec.Body.String()
-	for _, want := range []string{"Mid-level", "Senior", "Staff", "?practice=L5&amp;set=book&amp;ex=diamond-with-another-dead-root", "?scenario=tricky-cycle"} {
+	for _, want := range []string{"Mid-level", "Senior", "Staff", "?practice=L5&amp;set=book&amp;ex=diamond-with-another-dead-root", "?scenario=tricky-cycle",
+		`id="your-own-queue"`, "wq practice init --level L4"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the rubric page lacks %q", want)
 		}

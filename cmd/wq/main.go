@@ -10,6 +10,8 @@
 //	wq strategies                             list the cycle-check strategies
 //	wq serve [--addr HOST:PORT]               serve the playground (127.0.0.1:8080)
 //	wq serve --db URL [--token T] [--read-only] the same, with a durable queue's live DAGs
+//	wq practice init [--level L4|L5|L6] DIR   write a module that holds a queue of one's
+//	                                          own to dagq's rules
 //	wq help                                   this text, the limits and the exit statuses
 package main
 

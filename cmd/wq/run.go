@@ -41,6 +41,9 @@ Usage:
   wq serve --db URL [--token T] [--read-only] [--streams N] [...]
                                  the same, with the database's live DAGs at /dags and
                                  their DLQ console; changes need the token printed
+  wq practice init [--level L4|L5|L6] [--module PATH] [--dagq DIR|VERSION] DIR
+                                 write a Go module with a stub queue and a test
+                                 that holds it to dagq's rules at the level
   wq help                        print this text
 
 LIMITS bound what one run may do; a run that reaches one stops, and its trace
@@ -117,6 +120,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return serveCmd(rest, stdout, stderr)
 	case "svg":
 		return svgCmd(rest, stdout, stderr)
+	case "practice":
+		return practiceCmd(rest, stdout)
 	case "strategies":
 		if len(rest) > 0 {
 			return usageError{errors.New("strategies takes no arguments")}
@@ -132,7 +137,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:
-		return usageError{fmt.Errorf("unknown command %q (want run, db, migrate, scenarios, strategies, svg, serve or help)", cmd)}
+		return usageError{fmt.Errorf("unknown command %q (want run, db, migrate, scenarios, strategies, svg, serve, practice or help)", cmd)}
 	}
 }
 

@@ -60,6 +60,23 @@
 // and DeadLetter.Fingerprint and BlastRadius, derived data an
 // implementation may leave zero (if it fills them, they must be right).
 //
+// # Levels: a candidate's own queue
+//
+// A candidate preparing for the interview question writes a queue of
+// their own and holds it to the rules of their level with [RunLevel]:
+// [L4] (submit, next, complete, fail, status: the [L4Queue] interface),
+// [L5] (and a dead-letter queue: blocking with the root, redrive;
+// [L5Queue]) or [L6] (and leases, fencing, backoff, permanent errors,
+// bulk redrive; [L6Queue]). The interfaces are small and need no context,
+// no events and no reads but Status and, from L5, DeadLetters; any error
+// is a refusal. Each rule is first shown on a short script (a ladder,
+// easiest first, that stops at the first rung broken), then random
+// sequences compare the queue with dagq's after every operation. A
+// failure ([Failure]) is the smallest script that breaks the queue,
+// written in the scenario language with what dagq's queue does instead
+// and a link to the playground that plays it. `wq practice init DIR`
+// writes a module with a stub queue and the test that runs it.
+//
 // # Seeds and cost
 //
 // The sequences derive from a fixed seed, so a run repeats exactly. A

@@ -94,6 +94,17 @@ func RubricLink(l Level, exercise string) string {
 	return "./" + Link{Practice: PracticeLink{Level: l, Set: SetBook, Exercise: exercise}}.Query()
 }
 
+// ownQueue is the rubric page's way to the other half of the question:
+// writing the queue, held to dagq's rules by core/queuetest.
+const ownQueue = `<section class="rubric-level" id="your-own-queue">
+<h2>Bring your own queue</h2>
+<p>Write the queue in Go and hold it to dagq's rules at your level: from a dagq checkout,</p>
+<pre><code>go run ./cmd/wq practice init --level L4 ../myqueue
+cd ../myqueue &amp;&amp; go test</code></pre>
+<p>The rules come one at a time, easiest first, then random sequences compared with dagq's queue; a failure is the smallest script that breaks your queue, with a link that plays it here. L5 adds the dead-letter queue, L6 leases, backoff and bulk redrive. Each level's rules: <code>go doc github.com/dagq/dagq/core/queuetest L4Queue</code> (and <code>L5Queue</code>, <code>L6Queue</code>); the way, in docs/practice.md.</p>
+</section>
+`
+
 // WriteRubric writes the rubric as a page of its own, in the site's
 // style, linking each point to its exercise and its scenario.
 func WriteRubric(w io.Writer) error {
@@ -124,6 +135,7 @@ func WriteRubric(w io.Writer) error {
 		}
 		b.WriteString("</ul>\n</section>\n")
 	}
+	b.WriteString(ownQueue)
 	b.WriteString("</main>\n</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
