@@ -56,6 +56,9 @@ type DB struct {
 	clock     Clock
 	onEvent   func(string, core.Event)
 	events    outbox
+	// holder names this process as the holder of the leases that
+	// NextBatch and Queue.Next hand out (see [TaskDetail]): host:pid.
+	holder string
 }
 
 // Open connects to the database at url (a postgres:// URL or keyword/value
@@ -79,7 +82,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("durable: %w", err)
 	}
-	db := &DB{pool: pool, virtual: opts.VirtualClock, onEvent: opts.OnEvent, retention: opts.Retention}
+	db := &DB{pool: pool, virtual: opts.VirtualClock, onEvent: opts.OnEvent, retention: opts.Retention, holder: hostPID()}
 	if !db.virtual {
 		db.clock = opts.Clock
 	}

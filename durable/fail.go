@@ -32,9 +32,17 @@ func (t *txn) fail(r running, err error) (core.State, error) {
 		msg = storable(err.Error())
 	}
 	permanent := core.IsPermanent(err)
+	expired := errors.Is(err, core.ErrLeaseExpired)
 	if r.attempts < t.d.maxAttempts && !permanent {
 		d, err := t.delay(r.attempts)
 		if err != nil {
+			return "", err
+		}
+		outcome := core.Ready
+		if d > 0 {
+			outcome = core.Delayed
+		}
+		if err := t.recordAttempt(r, msg, outcome, expired, permanent); err != nil {
 			return "", err
 		}
 		if d > 0 {
@@ -58,6 +66,9 @@ func (t *txn) fail(r running, err error) (core.State, error) {
 		return core.Ready, nil
 	}
 	checkMove(r.name, core.Running, core.Dead)
+	if err := t.recordAttempt(r, msg, core.Dead, expired, permanent); err != nil {
+		return "", err
+	}
 	reason := deathReason(r.attempts, msg, permanent)
 	poisoned := t.d.poisonAfter > 0 && r.redrives >= t.d.poisonAfter
 	if _, err := t.tx.Exec(t.ctx, `UPDATE dagq_tasks SET state = 'DEAD', timer_at = NULL, timer_seq = NULL,
@@ -76,6 +87,30 @@ func (t *txn) fail(r running, err error) (core.State, error) {
 		return "", err
 	}
 	return core.Dead, t.addBlocks(r.name, n)
+}
+
+// keptAttempts is how many failed attempts of each task dagq_attempts
+// keeps, the latest: a task that fails for ever (a poison pill redriven
+// again and again) keeps a bounded history.
+const keptAttempts = 20
+
+// recordAttempt writes the failure of r's current attempt into
+// dagq_attempts, with the holder of its lease, when it started and what it
+// led to (outcome), and drops the task's oldest records beyond
+// keptAttempts: one statement, on the failure paths only (Fail, an expiry,
+// a worker's shutdown), never on a hand-out or a completion. The row is
+// still RUNNING, locked by the caller.
+func (t *txn) recordAttempt(r running, msg string, outcome core.State, expired, permanent bool) error {
+	_, err := t.tx.Exec(t.ctx, `WITH ins AS (
+			INSERT INTO dagq_attempts (dag, task, seq, attempt, redrives, error, outcome, expired, permanent, holder, started, ended)
+			SELECT dag, name, nextval('dagq_line'), attempts, redrives, $3, $4, $5, $6, holder, started, now()
+			FROM dagq_tasks WHERE dag = $1 AND name = $2
+			RETURNING seq)
+		DELETE FROM dagq_attempts a WHERE a.dag = $1 AND a.task = $2 AND a.seq < (
+			SELECT min(k.seq) FROM (SELECT seq FROM dagq_attempts WHERE dag = $1 AND task = $2
+				ORDER BY seq DESC LIMIT $7) k)`,
+		t.dag, r.name, msg, string(outcome), expired, permanent, keptAttempts-1)
+	return err
 }
 
 // storable returns msg as Postgres can store it in a text column: NUL bytes

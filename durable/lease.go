@@ -35,12 +35,13 @@ type handout struct {
 }
 
 // next hands out up to n READY tasks in READY order (ready_seq), of one DAG
-// or, with dag "", of all of them: one statement, FOR UPDATE SKIP LOCKED,
+// or, with dag "", of all of them, to holder (recorded with the time in
+// the same UPDATE, for TaskDetail): one statement, FOR UPDATE SKIP LOCKED,
 // so that workers running at once take different tasks and never wait for
 // one another. It returns them in READY order.
-func (db *DB) next(ctx context.Context, dag string, n int) (hs []handout, err error) {
+func (db *DB) next(ctx context.Context, dag string, n int, holder string) (hs []handout, err error) {
 	err = againOnConflict(func() error {
-		hs, err = db.next1(ctx, dag, n)
+		hs, err = db.next1(ctx, dag, n, holder)
 		return err
 	})
 	return hs, err
@@ -48,12 +49,12 @@ func (db *DB) next(ctx context.Context, dag string, n int) (hs []handout, err er
 
 // next1 is one try of next: one statement, on its own (no transaction
 // around it but its own).
-func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
+func (db *DB) next1(ctx context.Context, dag string, n int, holder string) ([]handout, error) {
 	q := db.pool
 	filter := ""
-	args := []any{n, db.nowArg()}
+	args := []any{n, db.nowArg(), holder}
 	if dag != "" {
-		filter = "AND dag = $3"
+		filter = "AND dag = $4"
 		args = append(args, dag)
 	}
 	rows, err := q.Query(ctx, `WITH picked AS (
@@ -65,6 +66,7 @@ func (db *DB) next1(ctx context.Context, dag string, n int) ([]handout, error) {
 			FROM dagq_dags d WHERE d.dag IN (SELECT dag FROM picked))
 		UPDATE dagq_tasks t SET state = 'RUNNING', attempts = t.attempts + 1,
 			lease = nextval('dagq_lease_ids'), ready_seq = NULL, result = NULL,
+			holder = $3, started = now(),
 			timer_at = CASE WHEN c.lt > 0 THEN
 				CASE WHEN c.now > 9223372036854775807 - c.lt THEN 9223372036854775807 ELSE c.now + c.lt END END,
 			timer_seq = CASE WHEN c.lt > 0 THEN nextval('dagq_line') END

@@ -11,7 +11,7 @@ import (
 
 // moveTables are the tables that hold a DAG's rows, each keyed by its dag
 // column, in an order that respects their foreign keys (dagq_dags first).
-var moveTables = []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives"}
+var moveTables = []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives", "dagq_attempts"}
 
 // moveSequences are the sequences whose values a DAG's rows hold (lease
 // ids, and the lines of READY, timer and DLQ order): the new database's are

@@ -19,7 +19,7 @@ import (
 func dagRows(t *testing.T, db *durable.DB, dag string) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	for _, table := range []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives"} {
+	for _, table := range []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives", "dagq_attempts"} {
 		rows, err := db.Pool().Query(bg, "SELECT row_to_json(r)::text FROM "+table+" r WHERE dag = $1", dag)
 		if err != nil {
 			t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 func rowsOf(t *testing.T, db *durable.DB, dag string) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, table := range []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives"} {
+	for _, table := range []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives", "dagq_attempts"} {
 		var n int
 		if err := db.Pool().QueryRow(bg, "SELECT count(*) FROM "+table+" WHERE dag = $1", dag).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -45,7 +45,7 @@ func TestDeleteDAGTakesEverythingAndFreesTheName(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := rowsOf(t, db, "doomed")
-	if before["dagq_tasks"] != 4 || before["dagq_edges"] != 4 || before["dagq_expired"] != 1 {
+	if before["dagq_tasks"] != 4 || before["dagq_edges"] != 4 || before["dagq_expired"] != 1 || before["dagq_attempts"] != 1 {
 		t.Fatalf("before: %v", before)
 	}
 	if ok, err := db.DeleteDAG(bg, "doomed"); err != nil || !ok {

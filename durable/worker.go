@@ -86,6 +86,10 @@ type WorkerOptions struct {
 	// or settlement that failed, a completion the queue refused. Default:
 	// logged with slog at level Warn.
 	OnError func(error)
+	// ID names the worker as the holder of the leases it is handed, which
+	// an operator reads in a task's detail ([DB.TaskDetail]) and in its
+	// failed attempts; at most [MaxHolder] bytes. Default: host:pid.
+	ID string
 }
 
 // WorkerStats counts what a [Worker] did.
@@ -156,6 +160,10 @@ func NewWorker(db *DB, handler Handler, opts WorkerOptions) *Worker {
 	if opts.OnError == nil {
 		opts.OnError = func(err error) { slog.Warn("dagq worker", "err", err) }
 	}
+	if opts.ID == "" {
+		opts.ID = hostPID()
+	}
+	opts.ID = holderName(opts.ID)
 	return &Worker{db: db, handler: handler, opts: opts}
 }
 
@@ -298,7 +306,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		}
 		n := min(idle(), w.opts.Batch)
 		fetchedAt = localNow()
-		hs, err := w.db.nextBatch(ctx, n)
+		hs, err := w.db.nextBatch(ctx, n, w.opts.ID)
 		if err == nil {
 			// The tasks are handed out: if their dependencies' results
 			// cannot be read, they are left to expire (their leases run
