@@ -1,0 +1,287 @@
+package durable_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/durable"
+)
+
+// replay runs an exported script on core's queue, as wq run does, and
+// returns the queue it leaves.
+func replay(t *testing.T, script string) *core.Queue {
+	t.Helper()
+	s, err := scenario.Parse(script)
+	if err != nil {
+		t.Fatalf("the exported script does not parse: %v\n%s", err, script)
+	}
+	r, err := scenario.NewRunner(s, scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range s.Commands {
+		if st := r.Exec(c); !st.OK {
+			t.Errorf("line %d, %s: refused: %s", c.Line, c, st.Err)
+		}
+	}
+	return r.Queue()
+}
+
+// sameAsDB compares the replay of an exported script with the DAG as the
+// database holds it: every task's state, the dead-letter queue entry by
+// entry (task, state, reason, root, poisoned, blast radius) and grouped
+// (fingerprints, tasks, blast radii, poisoned), the READY line, and
+// whether a redrive is under way. rename maps names the script had to
+// rename.
+func sameAsDB(t *testing.T, q *durable.Queue, mem *core.Queue, rename map[string]string) {
+	t.Helper()
+	name := func(n string) string {
+		if r, ok := rename[n]; ok {
+			return r
+		}
+		return n
+	}
+	// A line cannot hold a # or a line break: the script writes them as ＃
+	// and a space, and says so.
+	text := strings.NewReplacer("#", "＃", "\n", " ").Replace
+	states, err := q.States(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for task, want := range states {
+		if got, _ := mem.Status(name(task)); got != want {
+			t.Errorf("%s: %s in the replay, %s in the database", task, got, want)
+		}
+	}
+	if mem.Len() != len(states) {
+		t.Errorf("the replay has %d tasks, the database %d", mem.Len(), len(states))
+	}
+	type entry struct {
+		Task, Reason, Root string
+		State              core.State
+		Poisoned           bool
+		Blast              int
+	}
+	var want, got []entry
+	for _, d := range deadLetters(t, q) {
+		reason := text(d.Reason)
+		if d.Root != "" {
+			reason = "blocked by " + name(d.Root)
+		}
+		want = append(want, entry{name(d.Task), reason, name(d.Root), d.State, d.Poisoned, d.BlastRadius})
+	}
+	for _, d := range mem.DeadLetters() {
+		got = append(got, entry{d.Task, d.Reason, d.Root, d.State, d.Poisoned, d.BlastRadius})
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the dead-letter queue:\nreplay   %+v\ndatabase %+v", got, want)
+	}
+	type group struct {
+		Fingerprint     string
+		Tasks, Poisoned string
+		Count, Blast    int
+	}
+	var wantG, gotG []group
+	for _, g := range deadLetterGroups(t, q) {
+		var tasks []string
+		for _, n := range g.Tasks {
+			tasks = append(tasks, name(n))
+		}
+		wantG = append(wantG, group{text(g.Fingerprint), strings.Join(tasks, " "), strings.Join(g.Poisoned, " "), g.Count, g.BlastRadius})
+	}
+	for _, g := range mem.DeadLetterGroups() {
+		gotG = append(gotG, group{g.Fingerprint, strings.Join(g.Tasks, " "), strings.Join(g.Poisoned, " "), g.Count, g.BlastRadius})
+	}
+	if !slices.Equal(gotG, wantG) {
+		t.Errorf("the dead-letter groups:\nreplay   %+v\ndatabase %+v", gotG, wantG)
+	}
+	var line []string
+	for _, n := range readyTasks(t, q) {
+		line = append(line, name(n))
+	}
+	if got := mem.ReadyTasks(); !slices.Equal(got, line) {
+		t.Errorf("the READY line: %v in the replay, %v in the database", got, line)
+	}
+	_, running := redriving(t, q)
+	if (mem.Stats().Redrive != nil) != running {
+		t.Errorf("a redrive under way: %v in the replay, %v in the database", mem.Stats().Redrive != nil, running)
+	}
+}
+
+// TestExportScriptRebuildsEveryKindOfTask exports a DAG with a task in
+// every state and every way there to be — succeeded after a retry, dead
+// after its attempts and of a permanent error, poisoned, blocked under two
+// dead roots, READY after a retry and fresh, RUNNING at its second
+// attempt, DELAYED in its backoff, PENDING on a RUNNING task and on a name
+// never submitted, a name the language cannot write — and replays the
+// script in core's queue: states, reasons, roots, the DLQ and its groups,
+// the READY line equal the database's, and the script says so.
+func TestExportScriptRebuildsEveryKindOfTask(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, durable.Options{VirtualClock: true})
+	q := openQueue(t, db, core.Config{MaxAttempts: 3, PoisonAfter: 1,
+		Backoff: core.Backoff{Base: time.Second, Factor: 2, Max: time.Minute},
+		Alert:   core.Alert{Entries: 3, Window: time.Hour}})
+	submit := func(task string, deps ...string) {
+		t.Helper()
+		if err := q.Submit(bg, task, deps...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// run hands out the front task, which must be task, and settles it.
+	run := func(task string, err error) core.State {
+		t.Helper()
+		l, ok := next(t, q)
+		if !ok || l.Task != task {
+			t.Fatalf("next: %q, %v; want %s", l.Task, ok, task)
+		}
+		if err == nil {
+			if err := q.Complete(bg, l); err != nil {
+				t.Fatal(err)
+			}
+			return core.Succeeded
+		}
+		st, ferr := q.Fail(bg, l, err)
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		if st == core.Delayed {
+			if err := q.Advance(bg, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return st
+	}
+	submit("extract")
+	submit("transform", "extract")
+	submit("load", "transform", "dims")
+	submit("dims")
+	submit("report", "load")
+	submit("audit", "transform", "dims")
+	run("extract", errors.New("HTTP 503 from 10.0.0.7")) // the line: dims, extract
+	run("dims", core.Permanent(errors.New("bad schema #4\nline 2")))
+	run("extract", nil)
+	run("transform", errors.New("timeout after 30s"))
+	run("transform", errors.New("timeout after 31s"))
+	run("transform", errors.New("timeout after 32s")) // DEAD: load, report blocked by it
+	submit("pill")
+	run("pill", core.Permanent(errors.New("segfault")))
+	if err := q.Redrive(bg, "pill"); err != nil {
+		t.Fatal(err)
+	}
+	run("pill", core.Permanent(errors.New("segfault"))) // poisoned
+	submit("fresh")
+	submit("retried")
+	submit("held")
+	submit("waiting", "held", "never")
+	submit("delayed")
+	submit("odd name #1")
+	run("fresh", errors.New("flaky")) // fresh: back of the line, after its backoff
+	run("retried", errors.New("flaky"))
+	// The line: held, delayed, odd name #1, fresh, retried.
+	if st := run("held", errors.New("flaky")); st != core.Delayed {
+		t.Fatalf("held: %s", st)
+	}
+	run("delayed", errors.New("no disk"))
+	if err := q.Advance(bg, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	// The line: odd name #1, fresh, retried, held, delayed.
+	for _, want := range []string{"odd name #1", "fresh", "retried"} {
+		l, _ := next(t, q)
+		if l.Task != want {
+			t.Fatalf("next: %s, want %s", l.Task, want)
+		}
+		if want == "odd name #1" {
+			if err := q.Complete(bg, l); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if _, err := q.Fail(bg, l, errors.New("flaky again")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l, _ := next(t, q); l.Task != "held" {
+		t.Fatalf("next: %s, want held", l.Task)
+	}
+	l, _ := next(t, q)
+	if st, err := q.Fail(bg, l, errors.New("no disk again")); err != nil || st != core.Delayed {
+		t.Fatalf("delayed: %s, %v", st, err)
+	}
+	if err := q.Advance(bg, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	submit("late")
+
+	script, err := db.ExportScript(bg, q.DAG())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("the script:\n%s", script)
+		}
+	}()
+	mem := replay(t, script)
+	sameAsDB(t, q, mem, map[string]string{"odd name #1": scriptNameOf(t, script, "odd name #1")})
+	if !strings.Contains(script, "# Run, it stands as the database does") {
+		t.Errorf("the script does not say that it stands as the database does")
+	}
+	for _, want := range []string{
+		"attempts 3\nbackoff 1s 2 1m\npoison 1\nalert 3 1h\n",
+		"fail transform timeout after 32s\n",
+		"fail! dims bad schema ＃4 line 2\n",
+		"fail extract HTTP 503 from 10.0.0.7\n",
+		`"bad schema #4\nline 2"`, // the note of what it changed
+		"never submitted, so left out: never",
+	} {
+		if !strings.Contains(script, want) {
+			t.Errorf("the script lacks %q", want)
+		}
+	}
+	// Its attempts: every task is at the attempt the database counts.
+	tasks, _, err := q.Tasks(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tv := range tasks {
+		td, err := db.TaskDetail(bg, q.DAG(), tv.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, _ := mem.Info(scriptNameOf(t, script, tv.Name))
+		if info.Attempts != td.Attempts {
+			t.Errorf("%s: %d attempts in the replay, %d in the database", tv.Name, info.Attempts, td.Attempts)
+		}
+	}
+}
+
+// scriptNameOf is the name the script gives a task: its own, or the one
+// the header says it is written as.
+func scriptNameOf(t *testing.T, script, name string) string {
+	t.Helper()
+	key := fmt.Sprintf("%q is written ", name)
+	i := strings.Index(script, key)
+	if i < 0 {
+		return name
+	}
+	rest := script[i+len(key):]
+	return rest[:strings.IndexAny(rest, ", \n")]
+}
+
+// TestExportScriptOfNoDAG: a DAG that does not exist is an error.
+func TestExportScriptOfNoDAG(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, durable.Options{VirtualClock: true})
+	if _, err := db.ExportScript(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), "no DAG") {
+		t.Errorf("ExportScript of no DAG: %v", err)
+	}
+}
