@@ -691,8 +691,8 @@ func previewMatches(p RedrivePreview, evs []Event) error {
 	if got := taskNames(kinds(evs, EventRedriven)); !slices.Equal(got, roots) {
 		return fmt.Errorf("redriven %q, preview says %q", got, roots)
 	}
-	if err := sameSet("released", taskNames(kinds(evs, EventUnblocked)), released); err != nil {
-		return err
+	if got := taskNames(kinds(evs, EventUnblocked)); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(released))) {
+		return fmt.Errorf("released %q, preview says %q", got, released)
 	}
 	gotStays := map[string]string{}
 	for _, e := range kinds(evs, EventRerooted) {

@@ -271,7 +271,7 @@ func checkDeadLetters(q *Queue, dlq []DeadLetter) error {
 }
 
 // fingerprints caches Fingerprint for checkDeadLetters, which runs after
-// every operation of every property test on a few error texts.
+// every operation of the conformance suite on a few error texts.
 var fingerprints sync.Map
 
 func cachedFingerprint(text string) string {
@@ -362,15 +362,6 @@ func plural(n int) string {
 		return "attempt"
 	}
 	return "attempts"
-}
-
-// deadReason is the reason a task that died at attempt n with error msg
-// has in the dead-letter queue.
-func deadReason(n int, msg string, permanent bool) string {
-	if permanent {
-		return fmt.Sprintf("permanent failure after %d %s: %s", n, plural(n), msg)
-	}
-	return fmt.Sprintf("failed after %d %s: %s", n, plural(n), msg)
 }
 
 func orNone(s State) string {

@@ -77,6 +77,20 @@
 // and a link to the playground that plays it. `wq practice init DIR`
 // writes a module with a stub queue and the test that runs it.
 //
+// # The in-memory queue's own property tests
+//
+// The suite's model, its expectations and its invariants also drive
+// *core.Queue directly, in this package's tests, with the operations only
+// it has besides the interface's: SubmitBatch, RedriveMatching (at once
+// and at a rate), CancelRedrive, ForceRedrive and the growth alert of
+// Config.Alert. TestMemoryRandomSequences (10,000 sequences, 1,000 with
+// -short), TestMemoryAutoRedrive (an OnEvent that redrives what dies),
+// TestMemoryDeadLetterOps (a busy dead-letter queue) and FuzzMemoryOps
+// hold each operation to the model's prediction, compare what only the
+// in-memory queue shows (Info, Lease ids, NextTimer, Stats) and a second
+// queue without OnEvent, and print a failing sequence, shrunk, with the
+// -queuetest.seed that reruns it.
+//
 // # Seeds and cost
 //
 // The sequences derive from a fixed seed, so a run repeats exactly. A

@@ -23,6 +23,7 @@ type expectation struct {
 	ready   []string   // complete: the tasks it makes READY, in arrival order
 	fail    failWant   // fail: what follows
 	release []string   // redrive: the BLOCKED tasks it releases
+	mem     memoryWant // the operations only *core.Queue has
 }
 
 func (w expectation) mayRefuse() bool { return len(w.refusals) > 0 }
@@ -65,16 +66,19 @@ func (m *model) expect(o op) expectation {
 		case opFail:
 			w.fail = m.expectFail(o.task, w.lease.Attempt, o.msg, o.permanent)
 		}
-	case opRedrive:
+	case opRedrive, opForce:
 		switch {
 		case !m.isTask(o.task):
 			w.refusals = []error{core.ErrUnknown}
 		case m.state[o.task] != core.Dead:
 			w.refusals = []error{core.ErrNotDead}
-		case m.poisoned[o.task]:
+		case m.poisoned[o.task] && o.kind != opForce:
 			w.refusals = []error{core.ErrPoisoned}
 		default:
 			w.accept = true
+			if o.kind == opForce {
+				m.x.forcing = o.task // its redrive starts the count over
+			}
 			// A BLOCKED task is released iff no DEAD task but this one is
 			// upstream of it.
 			for _, b := range m.inState(core.Blocked) {
@@ -89,6 +93,8 @@ func (m *model) expect(o op) expectation {
 		} else {
 			w.accept = true
 		}
+	default:
+		w = m.expectMemory(o)
 	}
 	return w
 }
@@ -197,7 +203,7 @@ func (w failWant) check(m *model, evs []core.Event) error {
 // verify folds the events of o into the model and holds its outcome to w.
 func (m *model) verify(o op, w expectation, out outcome) error {
 	call := o.String()
-	evs := out.events
+	evs := m.setAlertsApart(out.events)
 	if o.kind == opNext && !out.ok {
 		out.err = errNothingReady
 	}
@@ -206,6 +212,9 @@ func (m *model) verify(o op, w expectation, out outcome) error {
 	}
 	if err := m.checkOp(evs); err != nil {
 		return fmt.Errorf("%s: %v", call, err)
+	}
+	if o.kind == opBatch || o.kind == opBulk || o.kind == opCancel {
+		return m.verifyMemory(o, w, out.err, evs)
 	}
 	if out.err != nil {
 		if !slices.ContainsFunc(w.refusals, func(r error) bool { return errors.Is(out.err, r) }) {
@@ -246,28 +255,7 @@ func (m *model) verify(o op, w expectation, out outcome) error {
 	}
 	switch o.kind {
 	case opSubmit:
-		if first.Kind != core.EventSubmitted || first.Task != o.task || !slices.Equal(first.Deps, w.deps) && len(first.Deps)+len(w.deps) > 0 {
-			return fmt.Errorf("%s: first event %s (Deps %q), want Submitted %q waiting on %q", call, first, first.Deps, o.task, w.deps)
-		}
-		if first.To != w.state {
-			return fmt.Errorf("%s: %s arrives %s, want %s", call, o.task, first.To, w.state)
-		}
-		if w.state == core.Blocked && (m.state[first.Root] != core.Dead || !slices.Contains(m.upstream(o.task), first.Root)) {
-			return fmt.Errorf("%s: %s blocked by %q, which is not a DEAD task upstream", call, o.task, first.Root)
-		}
-		blocked, err := kinds(core.EventBlocked)
-		if err != nil {
-			return err
-		}
-		if err := sameSet(call+": tasks blocked on arrival", blocked, w.blocked); err != nil {
-			return err
-		}
-		for _, e := range rest {
-			if e.Root != first.Root {
-				return fmt.Errorf("%s: %q blocked by %q, but the task arrived blocked by %q", call, e.Task, e.Root, first.Root)
-			}
-		}
-		return m.nearestFirst(o.task, blocked)
+		return m.checkArrival(call, o.task, w.deps, w.state, w.blocked, evs)
 	case opNext:
 		if first.Kind != core.EventStarted || first.Task != w.front || len(rest) > 0 {
 			return fmt.Errorf("%s: events %s, want %q started", call, eventList(evs), w.front)
@@ -300,7 +288,7 @@ func (m *model) verify(o op, w expectation, out outcome) error {
 		if want := m.state[o.task]; out.state != want {
 			return fmt.Errorf("%s = %s, but the task is %s", call, out.state, want)
 		}
-	case opRedrive:
+	case opRedrive, opForce:
 		if first.Kind != core.EventRedriven || first.Task != o.task {
 			return fmt.Errorf("%s: first event %s, want %q redriven", call, first, o.task)
 		}
@@ -331,6 +319,37 @@ func (m *model) verify(o op, w expectation, out outcome) error {
 		}
 	}
 	return nil
+}
+
+// checkArrival checks the events of an accepted submit of task, folded
+// already: Submitted with its deps (duplicates dropped), arriving in state,
+// then the tasks its arrival blocks, nearest first, each blocked by the
+// root the task arrived blocked by, a DEAD task upstream of it.
+func (m *model) checkArrival(call, task string, deps []string, state core.State, blocked []string, evs []core.Event) error {
+	first, rest := evs[0], evs[1:]
+	if first.Kind != core.EventSubmitted || first.Task != task || !slices.Equal(first.Deps, deps) && len(first.Deps)+len(deps) > 0 {
+		return fmt.Errorf("%s: first event %s (Deps %q), want Submitted %q waiting on %q", call, first, first.Deps, task, deps)
+	}
+	if first.To != state {
+		return fmt.Errorf("%s: %s arrives %s, want %s", call, task, first.To, state)
+	}
+	if state == core.Blocked && (m.state[first.Root] != core.Dead || !slices.Contains(m.upstream(task), first.Root)) {
+		return fmt.Errorf("%s: %s blocked by %q, which is not a DEAD task upstream", call, task, first.Root)
+	}
+	var got []string
+	for _, e := range rest {
+		if e.Kind != core.EventBlocked {
+			return fmt.Errorf("%s: unexpected %s event: %s", call, e.Kind, eventList(evs))
+		}
+		if e.Root != first.Root {
+			return fmt.Errorf("%s: %q blocked by %q, but the task arrived blocked by %q", call, e.Task, e.Root, first.Root)
+		}
+		got = append(got, e.Task)
+	}
+	if err := sameSet(call+": tasks blocked on arrival", got, blocked); err != nil {
+		return err
+	}
+	return m.nearestFirst(task, got)
 }
 
 // checkOp checks that the events of one operation share one Op, later
@@ -364,7 +383,7 @@ func (m *model) verifyRejected(o op, w expectation, err error, evs []core.Event)
 		if !errors.As(err, &ce) {
 			return fmt.Errorf("%s = %v (%T), is ErrCycle but not a *core.CycleError", call, err, err)
 		}
-		if perr := m.checkCyclePath(o.task, w.deps, ce.Path); perr != nil {
+		if perr := m.checkCyclePath(o.task, map[string][]string{o.task: w.deps}, ce.Path); perr != nil {
 			return fmt.Errorf("%s = %v: %v", call, err, perr)
 		}
 		path = ce.Path
@@ -389,27 +408,21 @@ func (m *model) verifyAdvance(call string, d time.Duration, evs []core.Event) er
 		return fmt.Errorf("%s: %v", call, err)
 	}
 	target := later(m.now, d)
-	rest := evs
-	take := func(n int) ([]core.Event, error) {
-		if n > len(rest) {
-			return nil, fmt.Errorf("%s: at %v, want %d more events, got %s (all: %s)", call, m.now, n, eventList(rest), eventList(evs))
-		}
-		got := rest[:n]
-		rest = rest[n:]
-		for _, e := range got {
-			if err := m.fold(e); err != nil {
-				return nil, fmt.Errorf("%s: %v (events: %s)", call, err, eventList(evs))
-			}
-		}
-		return got, nil
-	}
+	tk := &eventTaker{m: m, call: call, all: evs, rest: evs}
+	take := tk.take
 	for {
 		task, x, ok := m.firstTimer()
 		if !ok || x.at > target {
 			break
 		}
 		m.now = x.at
-		if len(rest) == 0 || rest[0].Task != task || (rest[0].Kind != core.EventDue && rest[0].Kind != core.EventExpired) {
+		if fired, err := m.fireDLQTimer(call, task, take); fired {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if rest := tk.rest; len(rest) == 0 || rest[0].Task != task || (rest[0].Kind != core.EventDue && rest[0].Kind != core.EventExpired) {
 			return fmt.Errorf("invariant 6: at %v the timer of %q (%s) fires first, but the events are %s", x.at, task, m.state[task], eventList(evs))
 		}
 		if m.state[task] == core.Delayed {
@@ -431,11 +444,35 @@ func (m *model) verifyAdvance(call string, d time.Duration, evs []core.Event) er
 			return fmt.Errorf("%s: the expiry of %+v at %v: %v (events: %s)", call, cur, x.at, err, eventList(evs))
 		}
 	}
-	if len(rest) > 0 {
+	if rest := tk.rest; len(rest) > 0 {
 		return fmt.Errorf("%s: events the model has no timer for: %s (all: %s)", call, eventList(rest), eventList(evs))
 	}
 	m.now = target
 	return nil
+}
+
+// eventTaker hands out the events of one operation a few at a time,
+// folding each into the model as it is taken.
+type eventTaker struct {
+	m         *model
+	call      string
+	all, rest []core.Event
+}
+
+// take returns the next n events, folded; an error if fewer are left or
+// one does not fold.
+func (t *eventTaker) take(n int) ([]core.Event, error) {
+	if n > len(t.rest) {
+		return nil, fmt.Errorf("%s: at %v, want %d more events, got %s (all: %s)", t.call, t.m.now, n, eventList(t.rest), eventList(t.all))
+	}
+	got := t.rest[:n]
+	t.rest = t.rest[n:]
+	for _, e := range got {
+		if err := t.m.fold(e); err != nil {
+			return nil, fmt.Errorf("%s: %v (events: %s)", t.call, err, eventList(t.all))
+		}
+	}
+	return got, nil
 }
 
 func dedup(s []string) []string {

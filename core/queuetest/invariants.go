@@ -284,8 +284,9 @@ func (m *model) deadUpstream() map[string][]string {
 }
 
 // checkCyclePath checks that path is a simple cycle through t in the graph
-// with t waiting on deps: [t x … t], each step an edge.
-func (m *model) checkCyclePath(t string, deps []string, path []string) error {
+// with the tasks of newDeps (t among them) waiting on their deps instead:
+// [t x … t], each step an edge.
+func (m *model) checkCyclePath(t string, newDeps map[string][]string, path []string) error {
 	if len(path) < 2 || path[0] != t || path[len(path)-1] != t {
 		return fmt.Errorf("cycle path %q does not start and end with %q", path, t)
 	}
@@ -296,9 +297,9 @@ func (m *model) checkCyclePath(t string, deps []string, path []string) error {
 	}
 	for i := 0; i+1 < len(path); i++ {
 		from, to := path[i], path[i+1]
-		out := m.deps[from]
-		if from == t {
-			out = deps
+		out, ok := newDeps[from]
+		if !ok {
+			out = m.deps[from]
 		}
 		if !slices.Contains(out, to) {
 			return fmt.Errorf("cycle path %q: %q does not wait on %q", path, from, to)

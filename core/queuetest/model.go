@@ -46,6 +46,8 @@ type model struct {
 
 	op    uint64 // the Op of the last operation that delivered events
 	hadOp bool
+
+	x dlqModel // the growth alert and the bulk redrive: ops_memory.go
 }
 
 // timer is a deadline or due time and the order it was set in.
@@ -68,6 +70,7 @@ func newModel(cfg core.Config) *model {
 		expired:  map[string][]core.Lease{},
 		timers:   map[string]timer{},
 		rng:      rand.New(rand.NewPCG(cfg.Backoff.Seed, 0)),
+		x:        dlqModel{alert: cfg.Alert},
 	}
 }
 
@@ -103,6 +106,9 @@ var transition = map[core.EventKind][2]core.State{
 func (m *model) fold(e core.Event) error {
 	if e.At != m.now {
 		return fmt.Errorf("%s event %q at %v, but the clock is at %v", e.Kind, e, e.At, m.now)
+	}
+	if isDLQKind(e.Kind) {
+		return m.foldDLQ(e)
 	}
 	tr, ok := transition[e.Kind]
 	if !ok && e.Kind != core.EventSubmitted && e.Kind != core.EventRejected {
@@ -140,6 +146,7 @@ func (m *model) fold(e core.Event) error {
 		}
 	}
 	m.state[e.Task] = e.To
+	m.x.track(e)
 
 	// Invariant 4: a task joins the line when it becomes READY and leaves
 	// it, from the front, when started.
@@ -161,6 +168,9 @@ func (m *model) fold(e core.Event) error {
 	case core.EventSubmitted, core.EventBlocked, core.EventDead:
 		if e.To == core.Blocked || e.To == core.Dead {
 			m.dlq = append(m.dlq, e.Task)
+			if err := m.enteredDLQ(e); err != nil {
+				return err
+			}
 		}
 	case core.EventUnblocked, core.EventRedriven:
 		m.dlq = slices.DeleteFunc(m.dlq, func(t string) bool { return t == e.Task })
@@ -235,7 +245,7 @@ func (m *model) fold(e core.Event) error {
 		delete(m.timers, e.Task)
 	case core.EventRedriven:
 		m.attempts[e.Task] = 0
-		m.redrives[e.Task]++
+		m.redriven(e.Task)
 		delete(m.poisoned, e.Task)
 	}
 	return nil

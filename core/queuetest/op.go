@@ -33,6 +33,11 @@ type op struct {
 	msg       string   // opFail: the error
 	permanent bool     // opFail: wrapped in core.Permanent
 	dur       time.Duration
+
+	// The operations only *core.Queue has (see ops_memory.go).
+	batch []core.Task   // opBatch: the tasks, in order
+	sel   core.Selector // opBulk
+	rate  core.Rate     // opBulk
 }
 
 // leaseKind says which lease an operation presents.
@@ -118,7 +123,7 @@ func (o op) String() string {
 	case opAdvance:
 		return fmt.Sprintf("advance %v", o.dur)
 	}
-	return fmt.Sprintf("op(%d)", o.kind)
+	return o.memoryString()
 }
 
 // lease resolves a leaseRef against the model of one queue: the same

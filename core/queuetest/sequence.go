@@ -67,7 +67,7 @@ func runSequence(t testing.TB, open Open, seed uint64, length int) (sequence, er
 	if err != nil {
 		return seq, err
 	}
-	g := &generator{r: r, p: p, pool: poolNames(4 + r.IntN(9))}
+	g := &generator{r: r, m: p.ref.m, nextTimer: p.refQ.NextTimer, pool: poolNames(4 + r.IntN(9))}
 	for range length {
 		o := g.next()
 		seq.ops = append(seq.ops, o)
@@ -84,27 +84,38 @@ func replay(t testing.TB, open Open, cfg core.Config, ops []op) error {
 	if err != nil {
 		return err
 	}
+	return runOps(ops, p.step)
+}
+
+// runOps runs ops with step and returns the first failure, naming the
+// operation.
+func runOps(ops []op, step func(op) error) error {
 	for i, o := range ops {
-		if err := p.step(o); err != nil {
+		if err := step(o); err != nil {
 			return fmt.Errorf("operation %d (%s): %v", i+1, o, err)
 		}
 	}
 	return nil
 }
 
-// shrink removes operations as long as the sequence still fails: halves,
-// quarters, … of it, then single operations, then dependencies of submits.
-// It stops improving after budget replays (each opens two queues) or a
-// minute, whichever comes first.
+// shrink removes operations as long as the sequence still fails (see
+// shrinkOps). It stops improving after budget replays (each opens two
+// queues) or a minute, whichever comes first.
 func shrink(t testing.TB, open Open, cfg core.Config, ops []op, budget int) []op {
 	deadline := time.Now().Add(time.Minute)
-	fails := func(cand []op) bool {
+	return shrinkOps(ops, func(cand []op) bool {
 		if budget <= 0 || time.Now().After(deadline) {
 			return false
 		}
 		budget--
 		return replay(t, open, cfg, cand) != nil
-	}
+	})
+}
+
+// shrinkOps removes operations as long as fails says the sequence still
+// fails: halves, quarters, … of it, then single operations, then
+// dependencies of submits, then tasks of batches and their dependencies.
+func shrinkOps(ops []op, fails func([]op) bool) []op {
 	for chunk := len(ops) / 2; chunk >= 1; chunk /= 2 {
 		for i := 0; i+chunk <= len(ops); {
 			if cand := slices.Delete(slices.Clone(ops), i, i+chunk); fails(cand) {
@@ -121,6 +132,24 @@ func shrink(t testing.TB, open Open, cfg core.Config, ops []op, budget int) []op
 			if fails(cand) {
 				ops = cand
 				j--
+			}
+		}
+		for j := 0; j < len(ops[i].batch); j++ {
+			cand := slices.Clone(ops)
+			cand[i].batch = slices.Delete(slices.Clone(ops[i].batch), j, j+1)
+			if fails(cand) {
+				ops = cand
+				j--
+				continue
+			}
+			for k := 0; k < len(ops[i].batch[j].Deps); k++ {
+				cand := slices.Clone(ops)
+				cand[i].batch = slices.Clone(ops[i].batch)
+				cand[i].batch[j].Deps = slices.Delete(slices.Clone(ops[i].batch[j].Deps), k, k+1)
+				if fails(cand) {
+					ops = cand
+					k--
+				}
 			}
 		}
 	}
@@ -144,6 +173,9 @@ func script(cfg core.Config, ops []op) string {
 	if cfg.PoisonAfter > 0 {
 		fmt.Fprintf(&b, "\tpoison %d\n", cfg.PoisonAfter)
 	}
+	if a := cfg.Alert; a.Entries > 0 {
+		fmt.Fprintf(&b, "\talert %d %v\n", a.Entries, a.Window)
+	}
 	for _, o := range ops {
 		fmt.Fprintf(&b, "\t%s\n", o)
 	}
@@ -158,13 +190,15 @@ func poolNames(n int) []string {
 	return names
 }
 
-// generator makes random operations, looking at the reference to make the
-// interesting ones likely: leases of running tasks, redrives of dead tasks,
-// submits that close cycles and then the same submits without the closing
-// edges, advances of the clock exactly to a timer or just short of it.
+// generator makes random operations, looking at the reference's model to
+// make the interesting ones likely: leases of running tasks, redrives of
+// dead tasks, submits that close cycles and then the same submits without
+// the closing edges, advances of the clock exactly to a timer or just
+// short of it.
 type generator struct {
 	r         *rand.Rand
-	p         *pair
+	m         *model                       // the reference's
+	nextTimer func() (time.Duration, bool) // the reference's NextTimer
 	pool      []string
 	lastCycle *op // the last submit that closed a cycle, until fixed
 }
@@ -176,7 +210,7 @@ const maxPool = 16
 var failMessages = []string{"boom", "HTTP 503", "timeout: 30s"}
 
 func (g *generator) next() op {
-	r, m := g.r, g.p.ref.m
+	r, m := g.r, g.m
 	if g.lastCycle != nil && r.IntN(2) == 0 {
 		o := *g.lastCycle
 		g.lastCycle = nil
@@ -225,8 +259,8 @@ func (g *generator) any() string { return g.pool[g.r.IntN(len(g.pool))] }
 // it (where ties and boundaries are), else by a random step, now and then
 // backwards (refused) or not at all.
 func (g *generator) advance() op {
-	r, now := g.r, g.p.ref.m.now
-	at, ok := g.p.refQ.NextTimer()
+	r, now := g.r, g.m.now
+	at, ok := g.nextTimer()
 	switch n := r.IntN(100); {
 	case n < 30:
 		if ok {
@@ -249,7 +283,7 @@ func (g *generator) advance() op {
 // names: a task already waiting on it (closing a cycle), itself, the empty
 // name (refused), a duplicate, or any name.
 func (g *generator) submit() op {
-	r, m := g.r, g.p.ref.m
+	r, m := g.r, g.m
 	t := g.any()
 	fresh := slices.DeleteFunc(slices.Clone(g.pool), m.isTask)
 	if len(fresh) == 0 && len(g.pool) < maxPool {
@@ -289,7 +323,7 @@ func (g *generator) submit() op {
 
 // leaseTask is a RUNNING task three times in four, else any name.
 func (g *generator) leaseTask() string {
-	if running := g.p.ref.m.inState(core.Running); len(running) > 0 && g.r.IntN(4) != 0 {
+	if running := g.m.inState(core.Running); len(running) > 0 && g.r.IntN(4) != 0 {
 		return running[g.r.IntN(len(running))]
 	}
 	return g.any()

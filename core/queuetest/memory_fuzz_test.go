@@ -1,4 +1,4 @@
-package core
+package queuetest
 
 import (
 	"slices"
@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/incremental"
 )
 
-// FuzzOps reads the fuzz input as a sequence of operations over the names
+// FuzzMemoryOps reads the fuzz input as a sequence of operations over the names
 // a–f and runs it, with every strategy, through the checks of
-// TestPropertyRandomSequences after every operation.
+// TestMemoryRandomSequences after every operation.
 //
 // The input is readable text; spaces are skipped. The first byte is the
 // number of attempts and the clock's configuration: '1', '2' or '3'
@@ -61,7 +62,7 @@ import (
 // wait on each other in a cycle, refused whole; "6 sa db sb n l ea m n l"
 // is a lease that expires, is refused as expired, and whose retry falls
 // due and expires again.
-func FuzzOps(f *testing.F) {
+func FuzzMemoryOps(f *testing.F) {
 	f.Add([]byte("1 sa da sb da sc db dc sd n fa ra n ca n cb n cc n cd"))
 	f.Add([]byte("db sa dc sb da sc k"))
 	f.Add([]byte("2 db ua dc ub uc b n cc n cb n ca"))
@@ -73,7 +74,7 @@ func FuzzOps(f *testing.F) {
 			data = data[:600]
 		}
 		for _, strategy := range incremental.Names() {
-			if err := runFuzzOps(data, strategy); err != nil {
+			if err := runFuzzMemoryOps(data, strategy); err != nil {
 				t.Fatalf("input %q, strategy %s: %v", data, strategy, err)
 			}
 		}
@@ -86,26 +87,26 @@ var fuzzPool = poolNames(6)
 // fuzzCommands lists the command bytes in the order other bytes map to them.
 const fuzzCommands = "disnco" + "wxtfpqrk" + "ub" + "hevlm" + "gjyz"
 
-// runFuzzOps decodes data and runs it; on failure it shrinks the sequence
+// runFuzzMemoryOps decodes data and runs it; on failure it shrinks the sequence
 // and describes both.
-func runFuzzOps(data []byte, strategy string) error {
+func runFuzzMemoryOps(data []byte, strategy string) error {
 	data = slices.DeleteFunc(slices.Clone(data), func(b byte) bool { return b == ' ' || b == '\n' || b == '\t' })
 	if len(data) == 0 {
 		return nil
 	}
-	cfg := seqConfig{maxAttempts: fuzzAttempts(data[0]), strategy: strategy}
-	cfg.leaseTimeout, cfg.backoff = fuzzClock(data[0])
+	cfg := memConfig{Config: core.Config{MaxAttempts: fuzzAttempts(data[0]), Strategy: strategy}}
+	cfg.LeaseTimeout, cfg.Backoff = fuzzClock(data[0])
 	if data[0] >= 'A' && data[0] <= 'Z' {
-		cfg.poisonAfter, cfg.alert = 1, Alert{Entries: 2, Window: 5 * time.Second}
+		cfg.PoisonAfter, cfg.Alert = 1, core.Alert{Entries: 2, Window: 5 * time.Second}
 	}
-	h, err := newHarness(cfg)
+	h, err := newMemHarness(cfg)
 	if err != nil {
 		return err
 	}
 	var ops []op
 	var deps []string
-	var batch []Task // the tasks 'u' added since the last 'b'
-	open := false    // a 'u' came since the last 'b'
+	var batch []core.Task // the tasks 'u' added since the last 'b'
+	open := false         // a 'u' came since the last 'b'
 	name := func(i int) string {
 		if i >= len(data) {
 			return fuzzPool[0]
@@ -130,7 +131,7 @@ func runFuzzOps(data []byte, strategy string) error {
 		switch c {
 		case 'u':
 			i++
-			batch = append(batch, Task{Name: name(i), Deps: deps})
+			batch = append(batch, core.Task{Name: name(i), Deps: deps})
 			deps, open = nil, true
 			continue
 		case 'b':
@@ -141,7 +142,7 @@ func runFuzzOps(data []byte, strategy string) error {
 			deps = append(deps, name(i))
 			continue
 		case 'i':
-			deps = append(deps, invalidNames[0])
+			deps = append(deps, "")
 			continue
 		case 's':
 			i++
@@ -153,21 +154,25 @@ func runFuzzOps(data []byte, strategy string) error {
 			if h.lastCycle == nil {
 				continue
 			}
-			o = h.fixLastCycle()
+			o = *h.lastCycle
+			h.lastCycle = nil
+			o.deps = slices.DeleteFunc(slices.Clone(o.deps), func(d string) bool {
+				return d == o.task || d == "" || h.m.reaches(d, o.task, nil)
+			})
 		case 'v':
 			o = op{kind: opAdvance, dur: time.Second}
 		case 'l':
 			o = op{kind: opAdvance, dur: 10 * time.Second}
 		case 'g':
-			o = op{kind: opBulk, sel: Selector{Contains: "boom"}}
+			o = op{kind: opBulk, sel: core.Selector{Contains: "boom"}}
 		case 'j':
-			o = op{kind: opBulk, sel: Selector{Fingerprint: "boom"}, rate: Rate{N: 1, Per: time.Second}}
+			o = op{kind: opBulk, sel: core.Selector{Fingerprint: "boom"}, rate: core.Rate{N: 1, Per: time.Second}}
 		case 'y':
 			o = op{kind: opCancel}
 		case 'm':
 			o = op{kind: opAdvance}
-			if at, ok := h.nextTimer(); ok {
-				o.dur, o.to = at, true
+			if at, ok := h.q.NextTimer(); ok {
+				o.dur = at - h.m.now
 			}
 		default:
 			i++
@@ -176,19 +181,19 @@ func runFuzzOps(data []byte, strategy string) error {
 			case 'c':
 				o.kind = opComplete
 			case 'o':
-				o.kind, o.lease = opComplete, leaseStale
+				o.kind, o.lease = opComplete, leaseRef{kind: leaseNth, n: 1}
 			case 'w':
-				o.kind, o.lease = opComplete, leaseOther
+				o.kind, o.lease = opComplete, h.otherLease(o.task)
 			case 'x':
-				o.kind, o.lease = opComplete, leaseForged
+				o.kind, o.lease = opComplete, leaseRef{kind: leaseForged}
 			case 't':
-				o.kind, o.lease = opComplete, leaseTampered
+				o.kind, o.lease = opComplete, leaseRef{kind: leaseTampered}
 			case 'f':
 				o.kind = opFail
 			case 'p':
 				o.kind, o.permanent = opFail, true
 			case 'q':
-				o.kind, o.lease = opFail, leaseStale
+				o.kind, o.lease = opFail, leaseRef{kind: leaseNth, n: 1}
 			case 'r':
 				o.kind = opRedrive
 			case 'z':
@@ -196,12 +201,12 @@ func runFuzzOps(data []byte, strategy string) error {
 			case 'h':
 				o.kind = opHeartbeat
 			case 'e':
-				o.kind, o.lease = opComplete, leaseExpired
+				o.kind, o.lease = opComplete, leaseRef{kind: leaseExpired}
 			}
 		}
 		ops = append(ops, o)
 		if err := h.safeApply(o); err != nil {
-			return failure(cfg, ops, err, "the fuzzer saves the input under testdata/fuzz/FuzzOps and prints the command")
+			return memFailure(cfg, ops, err, "the fuzzer saves the input under testdata/fuzz/FuzzMemoryOps and prints the command")
 		}
 	}
 	return nil
@@ -215,18 +220,29 @@ func fuzzAttempts(b byte) int {
 }
 
 // fuzzClock is the lease timeout and backoff the first byte says.
-func fuzzClock(b byte) (time.Duration, Backoff) {
+func fuzzClock(b byte) (time.Duration, core.Backoff) {
 	mode := int(b) / 3 % 3
 	if b >= '1' && b <= '9' {
 		mode = int(b-'1') / 3
 	}
-	backoff := Backoff{Base: time.Second, Factor: 2, Max: 4 * time.Second}
+	backoff := core.Backoff{Base: time.Second, Factor: 2, Max: 4 * time.Second}
 	switch mode {
 	case 1:
 		return 10 * time.Second, backoff
 	case 2:
-		backoff.Jitter, backoff.Seed = JitterFull, 7
+		backoff.Jitter, backoff.Seed = core.JitterFull, 7
 		return 10 * time.Second, backoff
 	}
-	return 0, Backoff{}
+	return 0, core.Backoff{}
+}
+
+// otherLease names, as a lease of task, the current lease of the first
+// other RUNNING task in arrival order (a forged one if there is none).
+func (h *memHarness) otherLease(task string) leaseRef {
+	for _, t := range h.m.tasks {
+		if _, ok := h.m.current[t]; ok && t != task {
+			return leaseRef{kind: leaseOther, other: t}
+		}
+	}
+	return leaseRef{kind: leaseForged}
 }
