@@ -11,7 +11,9 @@ import (
 // An API goes down: three fetches die of HTTP 503 from different hosts,
 // with their renders behind them, and one unrelated task dies of its own
 // cause. The groups tell the two causes apart; once the API is back, the
-// 503s are previewed and redriven as a group, two every ten seconds.
+// 503s are previewed and redriven as a group, two every ten seconds. The
+// redrive's cost is the edges it examined (Stats.RedriveVisits): one per
+// render it released, not a walk per root.
 func Example_outage() {
 	q, _ := core.New(core.Config{MaxAttempts: 1, OnEvent: func(e core.Event) {
 		switch e.Kind {
@@ -45,6 +47,7 @@ func Example_outage() {
 	q.Advance(time.Minute)
 	st, _ := q.Status("render-3")
 	fmt.Println("render-3 is", st)
+	fmt.Println("edges the redrives examined:", q.Stats().RedriveVisits)
 	// Output:
 	// 3 dead, blocking 3: HTTP 503 from <addr> after <dur> [fetch-1 fetch-2 fetch-3]
 	// 1 dead, blocking 0: dial tcp <addr>: connect: connection refused [migrate]
@@ -55,4 +58,5 @@ func Example_outage() {
 	//    10s redrive group "HTTP 503 from <addr> after <dur>": fetch-3 redriven, 3 of 3
 	//    10s redrive group "HTTP 503 from <addr> after <dur>" done: 3 of 3 redriven
 	// render-3 is PENDING
+	// edges the redrives examined: 3
 }
