@@ -103,6 +103,7 @@ func (v *liveView) load() {
 		return
 	}
 	v.busy = true
+	start := now()
 	v.fetch("GET", "/api/live/dags/"+url.PathEscape(v.dag)+"/script", "", func(status int, body string) {
 		v.busy = false
 		if status != 200 {
@@ -122,8 +123,10 @@ func (v *liveView) load() {
 		}
 		if v.again {
 			v.again = false
-			// At most a few loads a second, however busy the DAG.
-			afterAll(playground.LivePause, v.load)
+			// At most a few loads a second, however busy the DAG, and
+			// fewer for a DAG whose load takes long.
+			took := time.Duration((now() - start) * float64(time.Millisecond))
+			afterAll(playground.LiveWait(took), v.load)
 		}
 	})
 }

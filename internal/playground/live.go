@@ -88,9 +88,14 @@ func (p *Page) LiveRequest(cmd string) (LiveRequest, error) {
 }
 
 // LivePause is the least time between two loads of a live DAG by a page:
-// the server's events come at most every 250 ms already, and a load that
-// took longer than that is followed by one more, after this pause.
+// the server's events come at most every 250 ms already.
 const LivePause = 250 * time.Millisecond
+
+// LiveWait is how long a page waits, after a load of a live DAG that took
+// took, before it loads the DAG again for a change that came meanwhile:
+// LivePause, or four times the load, so that a big DAG that changes all
+// the time leaves the page free at least four fifths of the time.
+func LiveWait(took time.Duration) time.Duration { return max(LivePause, 4*took) }
 
 // LivePreviewText says what a live preview found, for a notice.
 func LivePreviewText(redrive, released, skipped int) string {

@@ -3,6 +3,7 @@ package playground_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	pg "github.com/dagq/dagq/internal/playground"
 )
@@ -106,4 +107,10 @@ func TestALiveViewActsOnTheQueueNotTheScript(t *testing.T) {
 			t.Errorf("after Choose, live is %q", p.Live())
 		}
 	})
+}
+
+func TestALiveDAGThatLoadsSlowlyIsLoadedLessOften(t *testing.T) {
+	if pg.LiveWait(time.Millisecond) != pg.LivePause || pg.LiveWait(2*time.Second) != 8*time.Second {
+		t.Errorf("LiveWait(1ms) = %v, LiveWait(2s) = %v: want LivePause, then four times the load", pg.LiveWait(time.Millisecond), pg.LiveWait(2*time.Second))
+	}
 }
