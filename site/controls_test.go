@@ -226,8 +226,9 @@ func TestClicksOnTasksInEveryState(t *testing.T) {
 		{"g", "g has SUCCEEDED"},
 		{"zz", "zz has not been submitted"},
 	} {
+		// What the click says is in the task's detail, not over the page.
 		click(t, ctx, fmt.Sprintf(`#graph g[data-task=%q]`, tt.task))
-		waitFor(t, ctx, fmt.Sprintf(`!document.querySelector('#notice').hidden && document.querySelector('#notice').textContent.includes(%q)`, tt.notice))
+		waitFor(t, ctx, fmt.Sprintf(`!document.querySelector('#task-panel').hidden && document.querySelector('#task-panel .detail-note').textContent.includes(%q)`, tt.notice))
 	}
 	n := stepShown(t, ctx)
 
@@ -667,5 +668,5 @@ func TestTabCrossesABigGraph(t *testing.T) {
 	}
 	waitFor(t, ctx, `document.activeElement && document.activeElement.dataset.task === "shard-0500"`)
 	press(t, ctx, kb.Enter)
-	waitFor(t, ctx, `!document.querySelector('#notice').hidden && document.querySelector('#notice').textContent.includes('shard-0500')`)
+	waitFor(t, ctx, `!document.querySelector('#task-panel').hidden && document.querySelector('#task-panel .detail-note').textContent.includes('shard-0500')`)
 }

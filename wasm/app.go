@@ -25,19 +25,20 @@ import (
 type app struct {
 	p *playground.Page
 
-	ed       *editor     // the script and its line numbers
-	tl       *timeline   // the step controls and play
-	d        *drawing    // the graph, its zoom, pan, find and follow
-	ready    *readyLine  // the READY line
-	dlq      *dlqList    // the dead-letter queue
-	con      *console    // the operator's console above the DLQ
-	log      *eventLog   // the event log
-	tally    *tally      // the counts of states and the cycle check's visits
-	clk      *clockPanel // the clock and its timers
-	share    *sharePanel // the share panel
-	pop      *popover    // a task's actions
-	practice *practice   // practice mode
-	live     *liveView   // the live DAG's view (wq serve --db)
+	ed       *editor      // the script and its line numbers
+	tl       *timeline    // the step controls and play
+	d        *drawing     // the graph, its zoom, pan, find and follow
+	ready    *readyLine   // the READY line
+	dlq      *dlqList     // the dead-letter queue
+	con      *console     // the operator's console above the DLQ
+	log      *eventLog    // the event log
+	tally    *tally       // the counts of states and the cycle check's visits
+	clk      *clockPanel  // the clock and its timers
+	share    *sharePanel  // the share panel
+	pop      *popover     // a task's actions
+	detail   *detailPanel // a task's detail
+	practice *practice    // practice mode
+	live     *liveView    // the live DAG's view (wq serve --db)
 
 	scrolls []scrollWrite // scroll positions to set in the next frame (scrollLater)
 
@@ -97,6 +98,7 @@ func newApp() *app {
 	a.clk = newClockPanel(a)
 	a.share = newSharePanel(a)
 	a.pop = newPopover(a)
+	a.detail = newDetailPanel(a)
 	a.practice = newPractice(a)
 	a.live = newLiveView(a)
 	crashed = a.crash
@@ -255,6 +257,7 @@ func (a *app) render(animate bool) {
 	a.tally.render()
 	a.tl.render()
 	a.clk.render()
+	a.detail.step()
 	a.ed.markLine()
 	c := p.Caption()
 	setText(a.el.caption, "")
@@ -391,17 +394,26 @@ func (a *app) commandError(msg string) {
 	setHidden(a.el.commandError, false)
 }
 
-// clickTask does what the page says a click on a task does.
+// clickTask does what the page says a click on a task does, and shows
+// the task's detail: what the click says when nothing can be done to the
+// task goes in the detail panel, not in a notice over the page, where it
+// could cover the drawing.
 func (a *app) clickTask(name string, node js.Value) {
 	a.unnotify()
 	act := a.p.ClickTask(name)
 	switch act.Do {
 	case playground.DoCommand:
 		a.act(act.Command)
+		a.detail.open(name, "")
 	case playground.DoPopover:
 		a.pop.show(act.Popover, node)
+		a.detail.open(name, "")
 	case playground.DoNotice:
-		a.notify(act.Notice, false)
+		if a.detail.shows() {
+			a.detail.open(name, act.Notice)
+		} else {
+			a.notify(act.Notice, false)
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ func (a *app) wire() {
 	a.clk.wire()
 	a.share.wire()
 	a.pop.wire()
+	a.detail.wire()
 	a.practice.wire()
 	addOption(e.picker, "", "Your script").Set("disabled", true)
 	for _, entry := range scenario.Library() {
@@ -127,7 +128,11 @@ func (a *app) keydown(k *dom.KeyboardEvent) {
 	case playground.KeyNextQuestion:
 		a.practice.nextQuestion()
 	case playground.KeyClose:
-		a.pop.close()
+		if !isHidden(a.pop.el.popover) {
+			a.pop.close()
+		} else {
+			a.detail.close()
+		}
 		a.share.close()
 		return
 	case playground.KeyBack:

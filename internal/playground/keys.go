@@ -28,7 +28,7 @@ const (
 	KeyFirst                   // Home: step 0
 	KeyLast                    // End: the last step
 	KeyPlayPause               // space: play or pause
-	KeyClose                   // Escape: close the popover and the share panel
+	KeyClose                   // Escape: close the popover (else the task detail panel) and the share panel
 	KeyActTask                 // Enter or space on a task: as a click
 	KeyUndo                    // Ctrl+Z or ⌘Z outside a text field: undo
 	KeyZoomIn                  // + or =: zoom the drawing in
