@@ -117,7 +117,11 @@ func (w When) IsZero() bool { return w.Wall.IsZero() && w.Clock == 0 }
 // clock, "15:04:05" (UTC) on the wall clock.
 func (w When) String() string {
 	if !w.Wall.IsZero() {
-		return w.Wall.UTC().Format("15:04:05")
+		// Not time.Time.Format, which would link the whole of time's
+		// formatting into main.wasm.
+		h, m, sec := w.Wall.UTC().Clock()
+		two := func(n int) string { return string([]byte{byte('0' + n/10), byte('0' + n%10)}) }
+		return two(h) + ":" + two(m) + ":" + two(sec)
 	}
 	return scenario.FormatDuration(w.Clock)
 }
