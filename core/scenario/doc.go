@@ -1,8 +1,22 @@
 // Package scenario is dagq's scenario language: a script of queue
-// operations is parsed ([Parse]), run against a [core.Queue] ([Run], or a
-// [Runner] one command at a time), and its trace written for people
-// ([WriteText]) or programs ([WriteJSON]). The command-line tool, the
-// playground, the server and the tests all use this one implementation.
+// operations, checked, run against a [core.Queue] and its trace written
+// for people or programs. The command-line tool, the server, the
+// playground and the tests all use this one implementation, three ways:
+//
+//   - [NewStream] checks a script and [Stream.Run] runs it, writing each
+//     step of the trace as soon as it has run, as text ([Text]) or JSON
+//     lines ([JSON]), within [Limits]: what `wq run` and the server's
+//     /api/run do, in memory bounded for a script of any length.
+//   - [NewRunner] makes a script's queue and [Runner.Exec] runs one
+//     [Command] at a time, returning its [Step] with the events it caused:
+//     durable's ExportScript builds the script it writes this way.
+//   - [Record] runs a script and keeps the moments a caller asks for: the
+//     playground's pictures.
+//
+// [Parse] gives a script's commands ([Script]), with a [*SyntaxError] at
+// the line and column of what is wrong; [Run] runs a whole parsed script
+// and returns its [Trace] for [WriteText] and [WriteJSON], as the tests of
+// the packages that draw and serve traces do.
 //
 // # The language
 //

@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -8,9 +9,10 @@ import (
 )
 
 // A fetch fails twice and dies; the parse waiting on it is blocked until
-// the fetch is redriven.
+// the fetch is redriven. NewStream checks the script and Run runs it,
+// writing each step as it goes, as `wq run` does.
 func Example() {
-	s, err := scenario.Parse(`
+	run, err := scenario.NewStream(`
 attempts 2
 submit parse fetch    # parse waits on fetch, not submitted yet
 submit fetch
@@ -21,17 +23,14 @@ fail fetch HTTP 503   # second attempt of two: dead
 expect parse BLOCKED
 redrive fetch
 expect parse PENDING
-`)
+`, scenario.Options{Strategy: "dfs"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	trace, err := scenario.Run(s, scenario.Options{Strategy: "dfs"})
-	if err != nil {
+	if err := run.Run(context.Background(), os.Stdout, scenario.Text, scenario.Limits{}); err != nil {
 		fmt.Println(err)
-		return
 	}
-	scenario.WriteText(os.Stdout, trace)
 	// Output:
 	// strategy dfs, max attempts 2
 	//
@@ -100,4 +99,35 @@ func ExampleLibrary() {
 	// two-roots            Two dead roots above one task
 	// wide-1000            1,000 shards between one download and one reduce
 	// worker-crash         A worker crashes: its lease expires and the task is retried
+}
+
+// A Runner runs one command at a time against its own queue: each Step
+// holds the events the command caused, and Queue is the queue itself.
+// durable's ExportScript builds the script it writes this way, running
+// each command as it adds it.
+func ExampleRunner() {
+	s, err := scenario.Parse("attempts 1\nsubmit report fetch\nsubmit fetch\nnext\nfail fetch HTTP 503\n")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, err := scenario.NewRunner(s, scenario.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range s.Commands {
+		for _, e := range r.Exec(c).Events {
+			fmt.Printf("L%d %s\n", c.Line, e)
+		}
+	}
+	st, _ := r.Queue().Status("report")
+	fmt.Println("report is", st)
+	// Output:
+	// L2 report submitted → PENDING (waits on fetch)
+	// L3 fetch submitted → READY
+	// L4 fetch READY → RUNNING: attempt 1
+	// L5 fetch RUNNING → DEAD: failed after 1 attempt: HTTP 503
+	// L5 report PENDING → BLOCKED: blocked by fetch
+	// report is BLOCKED
 }
