@@ -527,8 +527,9 @@ func (x *exporter) succeeded() {
 // deadLetters rebuilds the dead-letter queue in the order of its entries:
 // a DEAD task killed as it died, a BLOCKED one submitted after its root.
 // The tasks that the bulk redrive under way redrove in its last batch are
-// killed just before its first task still to come, so that it can start
-// again with them (see restartJob).
+// killed first, so that it can start again with them (see restartJob): a
+// task they blocked is rerooted or released then, as it was when the
+// redrive took them.
 func (x *exporter) deadLetters() {
 	var dlq []*exportTask
 	for _, t := range x.s.tasks {
@@ -537,27 +538,18 @@ func (x *exporter) deadLetters() {
 		}
 	}
 	batch := x.jobBatch()
-	if len(dlq) == 0 && len(batch) == 0 {
+	slices.SortFunc(dlq, func(a, b *exportTask) int { return cmp.Compare(*a.dlqSeq, *b.dlqSeq) })
+	if len(batch) > 0 {
+		x.section(fmt.Sprintf("the last batch of the redrive under way, %d tasks, killed again for it to take", len(batch)))
+		for _, b := range batch {
+			x.killForJob(b)
+		}
+	}
+	if len(dlq) == 0 {
 		return
 	}
-	slices.SortFunc(dlq, func(a, b *exportTask) int { return cmp.Compare(*a.dlqSeq, *b.dlqSeq) })
 	x.section(fmt.Sprintf("the dead-letter queue, %d entries in their order: each DEAD task with its attempts and its death, each BLOCKED one submitted after its root died", len(dlq)))
-	first := ""
-	if len(batch) > 0 {
-		for _, n := range x.s.job.tasks[x.s.job.pos:] {
-			if t := x.byScript[n]; t != nil && t.state == core.Dead {
-				first = n
-				break
-			}
-		}
-	}
 	for _, t := range dlq {
-		if t.script == first {
-			for _, b := range batch {
-				x.killForJob(b)
-			}
-			batch = nil
-		}
 		switch t.state {
 		case core.Dead:
 			x.submit(t)
@@ -575,9 +567,6 @@ func (x *exporter) deadLetters() {
 		case core.Blocked:
 			x.submit(t)
 		}
-	}
-	for _, b := range batch {
-		x.killForJob(b)
 	}
 }
 
@@ -685,7 +674,7 @@ func (x *exporter) live() {
 		}
 	}
 	if len(hold) > 0 {
-		x.section(fmt.Sprintf("%d tasks with attempts behind them: each fails them, then is held RUNNING", len(hold)))
+		x.section(fmt.Sprintf("%d tasks with attempts behind them: each fails its earlier ones, then is held RUNNING", len(hold)))
 		for _, t := range hold {
 			x.submit(t)
 			x.retries(t, t.attempts-1)
@@ -713,7 +702,7 @@ func (x *exporter) live() {
 		x.note("the RUNNING tasks' leases are held by the script, not by their workers: their holders and deadlines are not the database's")
 	}
 	if len(delayed) > 0 {
-		x.section(fmt.Sprintf("%d DELAYED: their last attempt fails into its backoff", len(delayed)))
+		x.section(fmt.Sprintf("%d DELAYED: the last attempt of each fails into its backoff", len(delayed)))
 		for _, t := range delayed {
 			e, _ := x.failure(t, t.attempts)
 			x.fail(t, e, false)
@@ -869,9 +858,9 @@ func (x *exporter) text(header []scenario.Command) string {
 	}
 	b.WriteString("\n")
 	if len(x.diffs) == 0 {
-		b.WriteString("# Run, it stands as the database does: every state, reason and root, the dead-letter\n# queue in its order, the READY line.\n")
+		b.WriteString("# Replayed, it stands where the database does: every state, reason and root, the\n# dead-letter queue in its order, the READY line.\n")
 	} else {
-		fmt.Fprintf(&b, "# Run, it differs from the database in %d ways:\n", len(x.diffs))
+		fmt.Fprintf(&b, "# Replayed, it differs from the database in %d ways:\n", len(x.diffs))
 		for i, d := range x.diffs {
 			if i == maxExportDiffs {
 				fmt.Fprintf(&b, "#   and %d more\n", len(x.diffs)-i)

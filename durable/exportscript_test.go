@@ -232,7 +232,7 @@ func TestExportScriptRebuildsEveryKindOfTask(t *testing.T) {
 	}()
 	mem := replay(t, script)
 	sameAsDB(t, q, mem, map[string]string{"odd name #1": scriptNameOf(t, script, "odd name #1")})
-	if !strings.Contains(script, "# Run, it stands as the database does") {
+	if !strings.Contains(script, "# Replayed, it stands where the database does") {
 		t.Errorf("the script does not say that it stands as the database does")
 	}
 	for _, want := range []string{

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +29,10 @@ const dbUsage = `wq db operates a durable queue's database:
                                  --preview says what it would do and changes nothing
   wq db redrive URL DAG --cancel stop a redrive at a rate
   wq db delete URL DAG           delete a DAG and everything of it
+  wq db export URL DAG [-o FILE] a scenario script that rebuilds the DAG as it stands in
+                                 the simulator (wq run FILE, the playground): an incident
+                                 to replay, share or practise on; its opening comment says
+                                 what the language cannot say exactly
   wq db migrate URL              create or update the tables (as wq migrate)
 `
 
@@ -43,9 +49,9 @@ func dbCmd(args []string, stdout io.Writer) error {
 		return nil
 	case "migrate":
 		return migrateCmd(rest, stdout)
-	case "dags", "show", "dlq", "redrive", "delete":
+	case "dags", "show", "dlq", "redrive", "delete", "export":
 	default:
-		return usageError{fmt.Errorf("unknown db subcommand %q (want dags, show, dlq, redrive, delete or migrate)", sub)}
+		return usageError{fmt.Errorf("unknown db subcommand %q (want dags, show, dlq, redrive, delete, export or migrate)", sub)}
 	}
 	fs := flag.NewFlagSet("wq db "+sub, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -54,6 +60,7 @@ func dbCmd(args []string, stdout io.Writer) error {
 	preview := fs.Bool("preview", false, "")
 	rateFlag := fs.String("rate", "", "")
 	cancel := fs.Bool("cancel", false, "")
+	outFile := fs.String("o", "", "")
 	var pos []string
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -74,6 +81,9 @@ func dbCmd(args []string, stdout io.Writer) error {
 	}
 	if sub != "redrive" && (*group != 0 || *match != "" || *preview || *rateFlag != "" || *cancel) {
 		return usageError{fmt.Errorf("--group, --match, --preview, --rate and --cancel go with db redrive")}
+	}
+	if sub != "export" && *outFile != "" {
+		return usageError{fmt.Errorf("-o goes with db export")}
 	}
 	ctx := context.Background()
 	db, err := durable.Open(ctx, pos[0], durable.Options{})
@@ -102,6 +112,9 @@ func dbCmd(args []string, stdout io.Writer) error {
 	}
 	if !ok {
 		return fmt.Errorf("no DAG %q", dag)
+	}
+	if sub == "export" {
+		return exportCmd(ctx, db, dag, *outFile, stdout)
 	}
 	q, err := db.Queue(ctx, dag, core.Config{MaxAttempts: 1}) // exists: its settings are kept
 	if err != nil {
@@ -262,6 +275,55 @@ func redriveCmd(ctx context.Context, q *durable.Queue, w io.Writer, group int, m
 		fmt.Fprintf(w, ", %d redriven\n", job.Done)
 	} else {
 		fmt.Fprintf(w, ", %d redriven so far, %d every %v (redrive --cancel stops it)\n", job.Done, job.Rate.N, job.Rate.Per)
+	}
+	return nil
+}
+
+// exportCmd is wq db export: the DAG's script, on stdout or into file.
+// A file is written whole or not at all: into a temporary file beside it,
+// renamed over it once complete, so that a failed export leaves what was
+// there.
+func exportCmd(ctx context.Context, db *durable.DB, dag, file string, w io.Writer) error {
+	script, err := db.ExportScript(ctx, dag)
+	if err != nil {
+		return err
+	}
+	if file == "" || file == "-" {
+		_, err := io.WriteString(w, script)
+		return err
+	}
+	return writeFileAtomically(file, []byte(script))
+}
+
+// writeFileAtomically writes data to name through a temporary file in the
+// same directory, renamed over name once written and synced.
+func writeFileAtomically(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		_ = f.Close()
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		_ = os.Remove(tmp)
+		return err
 	}
 	return nil
 }
