@@ -78,6 +78,7 @@ type exportTask struct {
 	failures     []exportAttempt // of its current life (since its last redrive), by attempt
 	deathErr     *string         // the error of its last death, if recorded
 	byJob        bool            // killed for the redrive under way to take again (see jobBatch)
+	early        bool            // PENDING, submitted with byJob's tasks, which block it until the redrive
 }
 
 // exportAttempt is a failed attempt as dagq_attempts records it.
@@ -527,9 +528,11 @@ func (x *exporter) succeeded() {
 // deadLetters rebuilds the dead-letter queue in the order of its entries:
 // a DEAD task killed as it died, a BLOCKED one submitted after its root.
 // The tasks that the bulk redrive under way redrove in its last batch are
-// killed first, so that it can start again with them (see restartJob): a
-// task they blocked is rerooted or released then, as it was when the
-// redrive took them.
+// killed where they most likely died, so that it can start again with
+// them (see restartJob): before the first of its tasks still DEAD (the
+// redrive lists its tasks in the order of the DLQ), or before the first
+// BLOCKED entry whose root entered the DLQ after it, if that comes sooner
+// (it was blocked by something since redriven: by them, most likely).
 func (x *exporter) deadLetters() {
 	var dlq []*exportTask
 	for _, t := range x.s.tasks {
@@ -539,17 +542,41 @@ func (x *exporter) deadLetters() {
 	}
 	batch := x.jobBatch()
 	slices.SortFunc(dlq, func(a, b *exportTask) int { return cmp.Compare(*a.dlqSeq, *b.dlqSeq) })
+	at := len(dlq)
 	if len(batch) > 0 {
-		x.section(fmt.Sprintf("the last batch of the redrive under way, %d tasks, killed again for it to take", len(batch)))
-		for _, b := range batch {
-			x.killForJob(b)
+		remaining := map[string]bool{}
+		for _, n := range x.s.job.tasks[x.s.job.pos:] {
+			remaining[n] = true
+		}
+		for i, t := range dlq {
+			if t.state == core.Dead && remaining[t.script] {
+				at = i
+				break
+			}
+			if r := x.byScript[t.root]; t.state == core.Blocked && r != nil && r.dlqSeq != nil && *r.dlqSeq > *t.dlqSeq {
+				at = i
+				break
+			}
 		}
 	}
-	if len(dlq) == 0 {
-		return
+	if len(dlq) > 0 {
+		x.section(fmt.Sprintf("the dead-letter queue, %d entries in their order: each DEAD task with its attempts and its death, each BLOCKED one submitted after its root died", len(dlq)))
 	}
-	x.section(fmt.Sprintf("the dead-letter queue, %d entries in their order: each DEAD task with its attempts and its death, each BLOCKED one submitted after its root died", len(dlq)))
-	for _, t := range dlq {
+	for i := 0; i <= len(dlq); i++ {
+		if i == at && len(batch) > 0 {
+			x.section(fmt.Sprintf("the last batch of the redrive under way, %d tasks, killed again for it to take; what they block", len(batch)))
+			for _, b := range batch {
+				x.killForJob(b)
+			}
+			x.blockedByBatch(batch)
+			if i < len(dlq) {
+				x.section("the dead-letter queue, continued")
+			}
+		}
+		if i == len(dlq) {
+			break
+		}
+		t := dlq[i]
 		switch t.state {
 		case core.Dead:
 			x.submit(t)
@@ -640,6 +667,39 @@ func (x *exporter) killForJob(t *exportTask) {
 	t.byJob = true
 }
 
+// blockedByBatch submits, dependencies first, the PENDING tasks that wait
+// on the tasks of batch, transitively: the batch's death blocks them, as
+// it did in the database, so that the BLOCKED tasks behind them arrive
+// BLOCKED in their place in the dead-letter queue, and the redrive
+// releases them, as it did.
+func (x *exporter) blockedByBatch(batch []*exportTask) {
+	dependents := map[string][]*exportTask{}
+	for _, t := range x.s.tasks {
+		for _, d := range t.deps {
+			dependents[d] = append(dependents[d], t)
+		}
+	}
+	seen := map[*exportTask]bool{}
+	var wave, out []*exportTask
+	wave = append(wave, batch...)
+	for len(wave) > 0 {
+		t := wave[0]
+		wave = wave[1:]
+		for _, w := range dependents[t.script] {
+			if w.state == core.Pending && !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+				wave = append(wave, w)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *exportTask) int { return cmp.Compare(a.ord, b.ord) })
+	for _, t := range out {
+		x.submit(t)
+		t.early = true
+	}
+}
+
 // live rebuilds the tasks not settled: the attempts behind each,
 // the READY line in its order, the RUNNING tasks held, the DELAYED ones
 // in their backoff, the PENDING ones; then the redrive under way.
@@ -657,7 +717,9 @@ func (x *exporter) live() {
 		case core.Delayed:
 			delayed = append(delayed, t)
 		case core.Pending:
-			pending = append(pending, t)
+			if !t.early {
+				pending = append(pending, t)
+			}
 		}
 	}
 	slices.SortFunc(ready, func(a, b *exportTask) int { return cmp.Compare(*a.readySeq, *b.readySeq) })

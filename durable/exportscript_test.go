@@ -285,3 +285,153 @@ func TestExportScriptOfNoDAG(t *testing.T) {
 		t.Errorf("ExportScript of no DAG: %v", err)
 	}
 }
+
+// TestExportScriptRoundTripUnderWorkers builds an outage with workers
+// really running on the database's clock — downloads that succeed after a
+// failure, API calls that die after their attempts, parses that die of a
+// permanent error, their aggregates and the report blocked downstream, a
+// poison pill — then, with a backoff of an hour, retries left pending;
+// then, the workers stopped, a task held, one READY, and a redrive of the
+// HTTP 503 deaths at one an hour in flight. The exported script, replayed
+// in core's queue, has the database's states, reasons, roots, DLQ and
+// groups, READY line, and a redrive under way; and says that it has.
+func TestExportScriptRoundTripUnderWorkers(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, durable.Options{})
+	cfg := core.Config{MaxAttempts: 3, PoisonAfter: 1,
+		Backoff: core.Backoff{Base: 5 * time.Millisecond, Factor: 2, Max: 20 * time.Millisecond},
+		Alert:   core.Alert{Entries: 4, Window: time.Hour}}
+	q, err := db.Queue(bg, "outage", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tasks []durable.NewTask
+	add := func(name string, deps ...string) { tasks = append(tasks, durable.NewTask{Name: name, Deps: deps}) }
+	for i := range 6 {
+		add(fmt.Sprint("fetch-", i))
+	}
+	var report []string
+	for i := range 4 {
+		add(fmt.Sprint("api-", i))
+		add(fmt.Sprint("agg-", i), fmt.Sprint("fetch-", i), fmt.Sprint("api-", i))
+		report = append(report, fmt.Sprint("agg-", i))
+	}
+	for i := range 3 {
+		add(fmt.Sprint("parse-", i))
+		add(fmt.Sprint("sum-", i), fmt.Sprint("fetch-", i+3), fmt.Sprint("parse-", i))
+		report = append(report, fmt.Sprint("sum-", i))
+	}
+	add("report", report...)
+	for i := range 5 {
+		add(fmt.Sprint("ok-", i))
+	}
+	add("pill")
+	if err := q.SubmitAll(bg, tasks); err != nil {
+		t.Fatal(err)
+	}
+	handler := func(ctx context.Context, task durable.Task) error {
+		name := task.Name
+		switch {
+		case strings.HasPrefix(name, "fetch-") && task.Attempt == 1:
+			return fmt.Errorf("HTTP 502 from cdn-%s", name[len("fetch-"):])
+		case strings.HasPrefix(name, "api-"):
+			return fmt.Errorf("HTTP 503 from %s.example.com", name)
+		case strings.HasPrefix(name, "parse-"):
+			return core.Permanent(fmt.Errorf("bad input in row 1%s", name[len("parse-"):]))
+		case name == "pill":
+			return core.Permanent(errors.New("segfault"))
+		case strings.HasPrefix(name, "flaky-") && task.Attempt == 1:
+			return errors.New("connection reset by peer")
+		}
+		return nil
+	}
+	work := func(until func(map[string]core.State) bool) {
+		t.Helper()
+		w := durable.NewWorker(db, handler, durable.WorkerOptions{Workers: 4, Poll: 20 * time.Millisecond, ID: "worker-1", OnError: quiet(t)})
+		stop := startWorker(t, w)
+		waitFor(t, "the workers done", func() bool {
+			states, err := q.States(bg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return until(states)
+		})
+		stop()
+	}
+	settled := func(states map[string]core.State) bool {
+		for _, s := range states {
+			if s != core.Succeeded && s != core.Dead && s != core.Blocked {
+				return false
+			}
+		}
+		return true
+	}
+	work(settled)
+	if err := q.Redrive(bg, "pill"); err != nil {
+		t.Fatal(err)
+	}
+	work(settled)
+	if dl := deadLetters(t, q); len(dl) == 0 || !dl[len(dl)-1].Poisoned {
+		t.Fatalf("the pill is not poisoned: %+v", dl)
+	}
+
+	// Retries pending: an hour's backoff now.
+	cfg.Backoff = core.Backoff{Base: time.Hour, Factor: 2, Max: 4 * time.Hour}
+	if err := db.Configure(bg, "outage", cfg); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := q.Submit(bg, fmt.Sprint("flaky-", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	work(func(states map[string]core.State) bool {
+		return states["flaky-0"] == core.Delayed && states["flaky-1"] == core.Delayed && states["flaky-2"] == core.Delayed
+	})
+
+	// The workers stopped: a task held by this process, one READY, and
+	// the redrive of the HTTP 503 deaths at one an hour.
+	if err := q.Submit(bg, "held"); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := next(t, q); l.Task != "held" {
+		t.Fatalf("next: %q, want held", l.Task)
+	}
+	if err := q.Submit(bg, "fresh", "held"); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Submit(bg, "waiting", "fresh"); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Submit(bg, "ready"); err != nil {
+		t.Fatal(err)
+	}
+	job, err := q.RedriveMatching(bg, core.Selector{Contains: "HTTP 503"}, core.Rate{N: 1, Per: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.Done != 1 || job.Finished || len(job.Tasks) != 4 {
+		t.Fatalf("the redrive: %+v", job)
+	}
+
+	script, err := db.ExportScript(bg, "outage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("the script:\n%s", script)
+		}
+	}()
+	mem := replay(t, script)
+	sameAsDB(t, q, mem, nil)
+	if !strings.Contains(script, "# Replayed, it stands where the database does") {
+		t.Errorf("the script does not say that it stands as the database does")
+	}
+	if r := mem.Stats().Redrive; r == nil || r.Rate != (core.Rate{N: 1, Per: time.Hour}) || !slices.Equal(r.Tasks[r.Done:], job.Tasks[job.Done:]) {
+		t.Errorf("the replay's redrive: %+v; the database's: %+v", r, job)
+	}
+	if a, err := q.Alerting(bg); err != nil || a != mem.Stats().Alerting {
+		t.Errorf("the alert: %v in the database (%v), %v in the replay", a, err, mem.Stats().Alerting)
+	}
+}
