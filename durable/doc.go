@@ -69,4 +69,15 @@
 // of the entries that move it (see alert.go). The alert's clear and a
 // redrive's next batch are timers like a lease's deadline: Advance fires
 // them in order with the tasks' timers, and [DB.Tick] on a Clock.
+//
+// # Looking at a task, exporting an incident
+//
+// [DB.TaskDetail] says what an operator asks of one task: its attempts
+// with their errors, times and lease holders (WorkerOptions.ID, written by
+// the hand-out itself; failed attempts kept in dagq_attempts, written only
+// when one fails, the latest 20 per task), its current lease, what it
+// waits on and what waits on it, its arguments and result.
+// [DB.ExportScript] writes a DAG as a scenario script that rebuilds its
+// state in the in-memory queue (wq db export), checked against the
+// database before it is returned.
 package durable
