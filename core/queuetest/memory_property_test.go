@@ -741,6 +741,11 @@ func (h *memHarness) compare() error {
 			return fmt.Errorf("Lease(%q) = %+v, %v, want %+v, %v", n, l, ok, cur, running)
 		}
 	}
+	for _, d := range q.DeadLetters() {
+		if d.Entered != m.x.entered[d.Task] || d.State == core.Blocked && d.Root != m.x.roots[d.Task] {
+			return fmt.Errorf("DeadLetters lists %+v, but the events say it entered at %v, root %q", d, m.x.entered[d.Task], m.x.roots[d.Task])
+		}
+	}
 	at, ok := q.NextTimer()
 	if _, x, wok := m.firstTimer(); ok != wok || at != x.at {
 		return fmt.Errorf("NextTimer() = %v, %v, want %v, %v", at, ok, x.at, wok)

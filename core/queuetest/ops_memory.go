@@ -44,10 +44,11 @@ type dlqModel struct {
 	// with the event it came right after: folding that event must raise it.
 	alerts []pendingAlert
 
-	roots   map[string]string // BLOCKED task → its root, as the events say
-	errText map[string]string // DEAD task → its error
-	forcing string            // the task a ForceRedrive is redriving
-	job     *bulkJob          // the bulk redrive in progress
+	roots   map[string]string        // BLOCKED task → its root, as the events say
+	errText map[string]string        // DEAD task → its error
+	entered map[string]time.Duration // DEAD or BLOCKED task → when it entered the DLQ
+	forcing string                   // the task a ForceRedrive is redriving
+	job     *bulkJob                 // the bulk redrive in progress
 }
 
 // pendingAlert is an alert event and the event it came right after.
@@ -148,7 +149,13 @@ func (m *model) foldDLQ(e core.Event) error {
 // the root of each BLOCKED task and the error of each DEAD one.
 func (x *dlqModel) track(e core.Event) {
 	if x.roots == nil {
-		x.roots, x.errText = map[string]string{}, map[string]string{}
+		x.roots, x.errText, x.entered = map[string]string{}, map[string]string{}, map[string]time.Duration{}
+	}
+	switch e.Kind {
+	case core.EventSubmitted, core.EventBlocked, core.EventDead:
+		if e.To == core.Blocked || e.To == core.Dead {
+			x.entered[e.Task] = e.At
+		}
 	}
 	switch {
 	case e.To == core.Blocked:
