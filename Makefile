@@ -113,7 +113,7 @@ fuzz:
 	$(GO) test ./core/scenario -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./core/queuetest -run '^$$' -fuzz '^FuzzMemoryOps$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./incremental -run '^$$' -fuzz '^FuzzStrategies$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/playground -run '^$$' -fuzz '^FuzzParseProgress$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/practice -run '^$$' -fuzz '^FuzzParseProgress$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/playground -run '^$$' -fuzz '^FuzzParsePath$$' -fuzztime $(FUZZTIME)
 
 clean:

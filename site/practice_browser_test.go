@@ -11,11 +11,12 @@ import (
 
 	"github.com/dagq/dagq/core"
 	pg "github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/practice"
 )
 
 // fillAnswer sets the practice form to an answer, as a learner would by
 // clicking, picking and typing; for a "why", the words only.
-func fillAnswer(t *testing.T, ctx context.Context, q pg.Question, a pg.Answer) {
+func fillAnswer(t *testing.T, ctx context.Context, q practice.Question, a practice.Answer) {
 	t.Helper()
 	js := func(expr string) { eval[bool](t, ctx, "(() => { "+expr+"; return true })()") }
 	quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
@@ -26,43 +27,43 @@ func fillAnswer(t *testing.T, ctx context.Context, q pg.Question, a pg.Answer) {
 		js(`const s = document.querySelector('#practice-inputs select[data-task=' + CSS.escape(` + quote(task) + `) + ']'); s.value = ` + quote(v))
 	}
 	switch q.Kind {
-	case pg.AskNext:
+	case practice.AskNext:
 		if a.Nothing {
 			pick("*")
 		} else {
 			pick(a.Task)
 		}
-	case pg.AskReason, pg.AskTimer, pg.AskPick:
+	case practice.AskReason, practice.AskTimer, practice.AskPick:
 		pick(a.Choice)
-	case pg.AskChanges:
+	case practice.AskChanges:
 		for task, st := range a.Changes {
 			setSel(task, string(st))
 		}
 		if a.Nothing {
 			js(`document.querySelector('#practice-inputs input[name=nothing]').click()`)
 		}
-	case pg.AskCycle:
+	case practice.AskCycle:
 		pick(a.Verdict)
 		js(`document.querySelector('#practice-inputs input[name=path]').value = ` + quote(strings.Join(a.Path, " → ")))
-	case pg.AskRedrive:
+	case practice.AskRedrive:
 		for _, task := range a.Released {
 			setSel(task, "+")
 		}
 		for task, root := range a.Stay {
 			setSel(task, root)
 		}
-	case pg.AskWhy:
+	case practice.AskWhy:
 		js(`document.querySelector('#practice-inputs textarea[name=text]').value = ` + quote(a.Text))
 	}
 }
 
 // answerInPage gives an answer and checks it, as a learner does: for a
 // "why", the words, Check, then the points ticked and Check again.
-func answerInPage(t *testing.T, ctx context.Context, q pg.Question, a pg.Answer) {
+func answerInPage(t *testing.T, ctx context.Context, q practice.Question, a practice.Answer) {
 	t.Helper()
 	fillAnswer(t, ctx, q, a)
 	click(t, ctx, "#practice-check")
-	if q.Kind != pg.AskWhy {
+	if q.Kind != practice.AskWhy {
 		return
 	}
 	waitFor(t, ctx, `document.querySelectorAll('#practice-inputs input[name=heard]').length > 0`)
@@ -76,51 +77,51 @@ func answerInPage(t *testing.T, ctx context.Context, q pg.Question, a pg.Answer)
 }
 
 // wrongFor returns a wrong answer to a question, as a learner might give.
-func wrongFor(q pg.Question) pg.Answer {
+func wrongFor(q practice.Question) practice.Answer {
 	w := q.Want
 	switch q.Kind {
-	case pg.AskNext:
+	case practice.AskNext:
 		for _, c := range q.Choices {
 			if c != w.Task {
-				return pg.Answer{Task: c}
+				return practice.Answer{Task: c}
 			}
 		}
-		return pg.Answer{Nothing: true}
-	case pg.AskReason, pg.AskTimer, pg.AskPick:
+		return practice.Answer{Nothing: true}
+	case practice.AskReason, practice.AskTimer, practice.AskPick:
 		for _, c := range q.Choices {
 			if c != w.Choice {
-				return pg.Answer{Choice: c}
+				return practice.Answer{Choice: c}
 			}
 		}
-	case pg.AskChanges:
+	case practice.AskChanges:
 		if len(w.Changes) > 0 {
-			return pg.Answer{Nothing: true}
+			return practice.Answer{Nothing: true}
 		}
 		for _, task := range q.Tasks {
 			for _, st := range q.States {
 				if st != q.Was(task) {
-					return pg.Answer{Changes: map[string]core.State{task: st}}
+					return practice.Answer{Changes: map[string]core.State{task: st}}
 				}
 			}
 		}
-	case pg.AskCycle:
-		if w.Verdict == pg.VerdictAccepted {
-			return pg.Answer{Verdict: pg.VerdictRefused}
+	case practice.AskCycle:
+		if w.Verdict == practice.VerdictAccepted {
+			return practice.Answer{Verdict: practice.VerdictRefused}
 		}
-		return pg.Answer{Verdict: pg.VerdictAccepted}
-	case pg.AskRedrive:
+		return practice.Answer{Verdict: practice.VerdictAccepted}
+	case practice.AskRedrive:
 		if len(w.Stay) > 0 {
-			return pg.Answer{Released: q.Tasks}
+			return practice.Answer{Released: q.Tasks}
 		}
 		stay := map[string]string{}
 		for _, task := range q.Tasks {
 			stay[task] = q.Roots[0]
 		}
-		return pg.Answer{Stay: stay}
-	case pg.AskWhy:
-		return pg.Answer{Text: "I am not sure."}
+		return practice.Answer{Stay: stay}
+	case practice.AskWhy:
+		return practice.Answer{Text: "I am not sure."}
 	}
-	return pg.Answer{}
+	return practice.Answer{}
 }
 
 // TestPracticeL5ExerciseScoresExplainsAndKeepsProgress answers a whole
@@ -130,13 +131,13 @@ func wrongFor(q pg.Question) pg.Answer {
 // control of practice mode.
 func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 	ctx, base := playground(t)
-	ex, n, _ := pg.FindExercise(pg.L5, "diamond-with-another-dead-root")
-	p, err := pg.NewPractice(ex, false)
+	ex, n, _ := practice.FindExercise(pg.L5, "diamond-with-another-dead-root")
+	p, err := practice.NewPractice(ex, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	open(t, ctx, base, "/?practice=L5&set=book&ex="+strconv.Itoa(n))
-	eval[bool](t, ctx, `(localStorage.removeItem("`+pg.ProgressKey+`"), true)`)
+	eval[bool](t, ctx, `(localStorage.removeItem("`+practice.ProgressKey+`"), true)`)
 	waitFor(t, ctx, `document.body.classList.contains("practicing") && !document.querySelector("#practice").hidden`)
 	if got := eval[string](t, ctx, `document.querySelector('#practice-title').textContent`); got != ex.Title {
 		t.Fatalf("practice title %q, want %q", got, ex.Title)
@@ -149,7 +150,7 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 		if step := stepShown(t, ctx); step != asked {
 			t.Errorf("question %d is asked at step %d, want %d", i, step, asked)
 		}
-		if q.Kind == pg.AskChanges && i > 0 {
+		if q.Kind == practice.AskChanges && i > 0 {
 			// A click on a drawn task picks its row, and acts on nothing.
 			task := q.Tasks[0]
 			if eval[bool](t, ctx, `!!document.querySelector('#graph g[data-task="`+task+`"]:not(.ghost)')`) {
@@ -168,7 +169,7 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 			// A blank Check grades nothing: it says what the answer needs.
 			click(t, ctx, "#practice-check")
 			waitFor(t, ctx, `!document.querySelector('#practice-result').hidden`)
-			need := q.Missing(pg.Answer{})
+			need := q.Missing(practice.Answer{})
 			if got := text(t, ctx, "#practice-result"); got != need {
 				t.Errorf("a blank Check says %q, want %q", got, need)
 			}
@@ -193,7 +194,7 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 		waitFor(t, ctx, `!document.querySelector('#practice-result').hidden && !document.querySelector('#practice-next').hidden`)
 		verdict := eval[string](t, ctx, `document.querySelector('#practice-result .verdict').textContent`)
 		why := eval[string](t, ctx, `document.querySelector('#practice-result .why').textContent`)
-		if answerWrong && q.Kind != pg.AskWhy && !strings.Contains(verdict, "You said: "+pg.FormatAnswer(q, a)) {
+		if answerWrong && q.Kind != practice.AskWhy && !strings.Contains(verdict, "You said: "+practice.FormatAnswer(q, a)) {
 			t.Errorf("question %d (%s): the verdict %q does not say the answer given", i, q.Kind, verdict)
 		}
 		// A wrong answer's feedback points at the tasks it is about, drawn
@@ -254,7 +255,7 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 		t.Errorf("after a reload the level says %q", status)
 	}
 	// Ticked only when passed: here a third of the answers are wrong.
-	if got := eval[string](t, ctx, `document.querySelector('#practice-exercise').selectedOptions[0].textContent`); strings.Contains(got, "✓") != (100*right >= pg.PassPercent*(right+wrong)) {
+	if got := eval[string](t, ctx, `document.querySelector('#practice-exercise').selectedOptions[0].textContent`); strings.Contains(got, "✓") != (100*right >= practice.PassPercent*(right+wrong)) {
 		t.Errorf("finished with %d of %d right, the exercise reads %q", right, right+wrong, got)
 	}
 
@@ -283,8 +284,8 @@ func TestPracticeL5ExerciseScoresExplainsAndKeepsProgress(t *testing.T) {
 		t.Error("→ stepped the timeline while practising")
 	}
 	// A short exercise answered right, then on to the next one.
-	short, _, _ := pg.FindExercise(pg.L4, "5")
-	sp, _ := pg.NewPractice(short, false)
+	short, _, _ := practice.FindExercise(pg.L4, "5")
+	sp, _ := practice.NewPractice(short, false)
 	open(t, ctx, base, "/?practice=L4&ex=5")
 	for _, q := range sp.Questions() {
 		waitFor(t, ctx, `document.querySelector('#practice-prompt').textContent === `+strconv.Quote(q.Prompt)+` && !document.querySelector('#practice-check').hidden`)

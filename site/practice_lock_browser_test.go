@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	pg "github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/practice"
 )
 
 // TestPracticeLocksTheTimeline: in L4's first exercise, End and → before
@@ -18,11 +19,11 @@ import (
 // now, and → after Check is the next question.
 func TestPracticeLocksTheTimeline(t *testing.T) {
 	ctx, base := playground(t)
-	ex, _, ok := pg.FindExercise(pg.L4, "1")
+	ex, _, ok := practice.FindExercise(pg.L4, "1")
 	if !ok {
 		t.Fatal("no exercise 1 at L4")
 	}
-	p, _ := pg.NewPractice(ex, false)
+	p, _ := practice.NewPractice(ex, false)
 	qs := p.Questions()
 	open(t, ctx, base, "/?practice=L4&set=book&ex=1")
 	waitFor(t, ctx, `document.querySelector('#practice-status').textContent.startsWith('Question 1 of')`)

@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	pg "github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/practice"
 )
 
 // TestPracticeReloadComesBackToTheQuestion answers part of an exercise,
@@ -18,8 +19,8 @@ import (
 // reload after it.
 func TestPracticeReloadComesBackToTheQuestion(t *testing.T) {
 	ctx, base := playground(t)
-	ex, n, _ := pg.FindExercise(pg.L5, "diamond-with-another-dead-root")
-	p, err := pg.NewPractice(ex, false)
+	ex, n, _ := practice.FindExercise(pg.L5, "diamond-with-another-dead-root")
+	p, err := practice.NewPractice(ex, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func TestPracticeReloadComesBackToTheQuestion(t *testing.T) {
 	}
 	addr := "/?practice=L5&set=book&ex=" + strconv.Itoa(n)
 	open(t, ctx, base, addr)
-	eval[bool](t, ctx, `(localStorage.removeItem("`+pg.ProgressKey+`"), true)`)
+	eval[bool](t, ctx, `(localStorage.removeItem("`+practice.ProgressKey+`"), true)`)
 	open(t, ctx, base, addr)
 	status := func() string { return text(t, ctx, "#practice-status") }
 	total := strconv.Itoa(p.Len())

@@ -2,17 +2,16 @@ package site
 
 import (
 	"bytes"
+	"github.com/dagq/dagq/internal/practice"
 	"net/http"
-
-	"github.com/dagq/dagq/internal/playground"
 )
 
 // rubric serves the rubric page: what an answer to the work-queue design
 // question covers, level by level, each point linked to its exercise and
-// scenario (see playground.Rubric).
+// scenario (see practice.Rubric).
 func (h *handler) rubric(w http.ResponseWriter, r *http.Request) {
 	var b bytes.Buffer
-	if err := playground.WriteRubric(&b); err != nil {
+	if err := practice.WriteRubric(&b); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/incremental"
 	"github.com/dagq/dagq/internal/playground"
+	trainer "github.com/dagq/dagq/internal/practice"
 	"honnef.co/go/js/dom/v2"
 )
 
@@ -122,7 +123,7 @@ func (a *app) keydown(k *dom.KeyboardEvent) {
 	el := ev.Get("target")
 	key := playground.KeyFor(k.Key(), k.CtrlKey() || k.MetaKey(), k.AltKey(), target(el))
 	if pr := a.practice.practice(); pr != nil {
-		key = playground.PracticeKey(key, pr)
+		key = trainer.PracticeKey(key, pr)
 	}
 	switch key {
 	case playground.KeyNextQuestion:

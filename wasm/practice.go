@@ -7,14 +7,15 @@ import (
 	"syscall/js"
 
 	"github.com/dagq/dagq/internal/playground"
+	trainer "github.com/dagq/dagq/internal/practice"
 )
 
-// practice is practice mode's part of the page: a playground.Trainer,
+// practice is practice mode's part of the page: a trainer.Trainer,
 // which decides everything, and the elements that show it. It only draws
-// what the trainer says and turns the form into a playground.Answer.
+// what the trainer says and turns the form into a trainer.Answer.
 type practice struct {
 	a  *app
-	t  *playground.Trainer // nil while not practising
+	t  *trainer.Trainer // nil while not practising
 	el struct {
 		modeWatch, modePractice, panel, level, exercise, random, interviewer js.Value
 		title, goal, status, form, prompt, command, inputs, check            js.Value
@@ -129,11 +130,11 @@ func (pr *practice) open(pl playground.PracticeLink, resume bool) {
 	a.tl.pause()
 	a.unnotify()
 	stored := ""
-	if v := js.Global().Get("localStorage").Call("getItem", playground.ProgressKey); v.Truthy() {
+	if v := js.Global().Get("localStorage").Call("getItem", trainer.ProgressKey); v.Truthy() {
 		stored = v.String()
 	}
 	seed := uint64(js.Global().Get("Date").Call("now").Float()) % 1_000_000
-	t, err := playground.NewTrainer(pl, seed, stored)
+	t, err := trainer.NewTrainer(pl, seed, stored)
 	if err != nil {
 		a.notify(err.Error(), false)
 		return
@@ -143,7 +144,7 @@ func (pr *practice) open(pl playground.PracticeLink, resume bool) {
 		t.Resume()
 	}
 	pr.store()
-	a.p.ShowPractice(t.Practice())
+	a.p.ShowPractice(t.Practice().Session())
 	addClass(a.el.body, "practicing")
 	setHidden(pr.el.panel, false)
 	pr.el.modeWatch.Call("setAttribute", "aria-pressed", "false")
@@ -177,7 +178,7 @@ func (pr *practice) address() (string, bool) {
 }
 
 // practice is the practice shown, nil while not practising.
-func (pr *practice) practice() *playground.Practice {
+func (pr *practice) practice() *trainer.Practice {
 	if pr.t == nil {
 		return nil
 	}
@@ -227,17 +228,17 @@ func (pr *practice) nextQuestion() {
 
 // store keeps the progress, and where the learner is, in the browser.
 func (pr *practice) store() {
-	js.Global().Get("localStorage").Call("setItem", playground.ProgressKey, pr.t.Stored())
+	js.Global().Get("localStorage").Call("setItem", trainer.ProgressKey, pr.t.Stored())
 }
 
 // formFields returns the practice form's named values, as FormData
 // gives them: the checked radios and boxes, every select, the text.
-func formFields(form js.Value) []playground.Field {
+func formFields(form js.Value) []trainer.Field {
 	entries := js.Global().Get("Array").Call("from", js.Global().Get("FormData").New(form))
-	out := make([]playground.Field, 0, entries.Length())
+	out := make([]trainer.Field, 0, entries.Length())
 	for i := 0; i < entries.Length(); i++ {
 		e := entries.Index(i)
-		out = append(out, playground.Field{Name: e.Index(0).String(), Value: e.Index(1).String()})
+		out = append(out, trainer.Field{Name: e.Index(0).String(), Value: e.Index(1).String()})
 	}
 	return out
 }
@@ -311,7 +312,7 @@ func (pr *practice) render() {
 }
 
 // pointAt marks the drawn tasks a wrong answer's feedback is about
-// (playground.Result.Point), and unmarks the others.
+// (trainer.Result.Point), and unmarks the others.
 func pointAt(tasks []string) {
 	for _, g := range jsList(document.Call("querySelectorAll", "#graph g.task.pointed")) {
 		removeClass(g, "pointed")
@@ -324,7 +325,7 @@ func pointAt(tasks []string) {
 }
 
 // scoreData is the score as the page's data attribute says it, "right/answered".
-func scoreData(p *playground.Practice) string {
+func scoreData(p *trainer.Practice) string {
 	right, answered := p.Score()
 	return strconv.Itoa(right) + "/" + strconv.Itoa(answered)
 }

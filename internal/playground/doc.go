@@ -25,19 +25,9 @@
 //     counted in UTF-16 as browsers count);
 //   - and that a panic in a handler is reported, not fatal ([Guard]).
 //
-// Practice mode is decided here too. [Questions] asks, before a step that
-// changes something, the questions that fit it (which task next hands
-// out, which tasks change state and to what, whether a submit is refused
-// and the cycle's path, the reason the dead-letter queue shows, what a
-// redrive releases and what stays blocked by whom, when a lease expires or
-// a retry falls due), each with its right answer taken from the queue's
-// events and a why naming the rule ([Topic]); [Question.Grade] accepts the
-// right answer and refuses every other. [Exercises] are the written sets
-// at [L4], [L5] and [L6]; [Generate] makes a random one from a seed. A
-// [Practice] walks an exercise question by question and scores it, a
-// [Progress] is what the browser keeps between visits, [PracticeLink] is
-// the practice part of an address, and [Rubric] is what an answer to the
-// interview question covers, level by level.
+// Practice mode lives in package practice, which asks and grades; the
+// playground reads an address's practice part ([PracticeLink], its
+// [Level]) and shows a practice's session ([Page.ShowPractice]).
 //
 // Nothing here imports syscall/js; a Page is plain data and functions.
 package playground

@@ -87,28 +87,6 @@ func KeyFor(key string, ctrl, alt bool, at Target) Key {
 	return KeyNone
 }
 
-// PracticeKey decides what a key, as [KeyFor] read it, does while an
-// exercise is practised (p; nil when not practising): the timeline is
-// locked until the exercise is done, since a step forward, End or play
-// would show the answers to the questions still to come, and Enter on a
-// task would act on the queue; → once the question is answered goes on to
-// the next question. Zoom and Escape stay as they are.
-func PracticeKey(k Key, p *Practice) Key {
-	if p == nil || p.Done() {
-		return k
-	}
-	switch k {
-	case KeyForward:
-		if _, graded := p.Graded(); graded {
-			return KeyNextQuestion
-		}
-		return KeyNone
-	case KeyBack, KeyFirst, KeyLast, KeyPlayPause, KeyUndo, KeyActTask:
-		return KeyNone
-	}
-	return k
-}
-
 // LogKey is what a key does in the event log.
 type LogKey uint8
 

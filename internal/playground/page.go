@@ -171,6 +171,21 @@ type watching struct {
 	undo []snapshot
 }
 
+// ShowPractice makes the page show a practice's session (package
+// practice's Practice.Session), so that the drawing, the READY line and
+// the dead-letter queue follow the practice. What the
+// page showed before the first exercise is kept for [Page.Watch].
+func (p *Page) ShowPractice(s *scenario.Session) {
+	if !p.practising {
+		p.practising = true
+		p.watched = nil
+		if p.name != "" || p.s.Len() > 0 {
+			p.watched = &watching{p.s, p.name, p.undo}
+		}
+	}
+	p.s, p.name, p.undo = s, "", nil
+}
+
 // Watch ends practice and returns to what the page showed before it
 // began, at the step it was at, Undo's changes with it: a script of one's
 // own, typed and acted on, was once lost for the library's default

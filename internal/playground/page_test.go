@@ -11,6 +11,7 @@ import (
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/practice"
 )
 
 // open returns a page showing an address, failing the test on a notice.
@@ -700,11 +701,11 @@ func TestWatchComesBackFromPractice(t *testing.T) {
 	mine, at := p.Session().Text(), 2
 	p.Seek(at)
 	for _, ex := range []string{"1", "2"} { // a second exercise keeps what the first kept
-		tr, err := playground.NewTrainer(playground.PracticeLink{Level: playground.L4, Set: playground.SetBook, Exercise: ex}, 1, "")
+		tr, err := practice.NewTrainer(playground.PracticeLink{Level: playground.L4, Set: playground.SetBook, Exercise: ex}, 1, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.ShowPractice(tr.Practice())
+		p.ShowPractice(tr.Practice().Session())
 	}
 	if p.Session().Text() == mine {
 		t.Fatal("practice shows the script watched")
@@ -724,11 +725,11 @@ func TestWatchComesBackFromPractice(t *testing.T) {
 
 	// A page that opened in practice mode watches the default scenario.
 	q := playground.New()
-	tr, err := playground.NewTrainer(playground.PracticeLink{Level: playground.L5}, 1, "")
+	tr, err := practice.NewTrainer(playground.PracticeLink{Level: playground.L5}, 1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	q.ShowPractice(tr.Practice())
+	q.ShowPractice(tr.Practice().Session())
 	q.Watch()
 	if q.Scenario() != playground.DefaultScenario || q.Session().Cursor() != 0 {
 		t.Errorf("a page opened in practice watches %q at step %d", q.Scenario(), q.Session().Cursor())
@@ -799,35 +800,35 @@ func TestVisitsTotalFollowsTheStrategy(t *testing.T) {
 // the timeline keys do nothing; once answered, → is the next question;
 // once the exercise is done, the keys step again.
 func TestPracticeKeyLocksTheTimeline(t *testing.T) {
-	ex, _, ok := playground.FindExercise(playground.L4, "1")
+	ex, _, ok := practice.FindExercise(playground.L4, "1")
 	if !ok {
 		t.Fatal("no exercise 1 at L4")
 	}
-	p, _ := playground.NewPractice(ex, false)
+	p, _ := practice.NewPractice(ex, false)
 	timeline := []playground.Key{playground.KeyBack, playground.KeyForward, playground.KeyFirst, playground.KeyLast, playground.KeyPlayPause, playground.KeyUndo, playground.KeyActTask}
 	for _, k := range timeline {
-		if got := playground.PracticeKey(k, p); got != playground.KeyNone {
+		if got := practice.PracticeKey(k, p); got != playground.KeyNone {
 			t.Errorf("key %d before the answer: %d", k, got)
 		}
 	}
-	if got := playground.PracticeKey(playground.KeyZoomIn, p); got != playground.KeyZoomIn {
+	if got := practice.PracticeKey(playground.KeyZoomIn, p); got != playground.KeyZoomIn {
 		t.Errorf("zoom while practising: %d", got)
 	}
-	p.Answer(playground.Answer{Task: "\x00"})
-	if got := playground.PracticeKey(playground.KeyForward, p); got != playground.KeyNextQuestion {
+	p.Answer(practice.Answer{Task: "\x00"})
+	if got := practice.PracticeKey(playground.KeyForward, p); got != playground.KeyNextQuestion {
 		t.Errorf("→ after the answer: %d, want the next question", got)
 	}
-	if got := playground.PracticeKey(playground.KeyLast, p); got != playground.KeyNone {
+	if got := practice.PracticeKey(playground.KeyLast, p); got != playground.KeyNone {
 		t.Errorf("End after the answer: %d", got)
 	}
 	for !p.Done() {
-		p.Answer(playground.Answer{Task: "\x00"})
+		p.Answer(practice.Answer{Task: "\x00"})
 		p.Next()
 	}
-	if got := playground.PracticeKey(playground.KeyLast, p); got != playground.KeyLast {
+	if got := practice.PracticeKey(playground.KeyLast, p); got != playground.KeyLast {
 		t.Errorf("End once done: %d", got)
 	}
-	if got := playground.PracticeKey(playground.KeyLast, nil); got != playground.KeyLast {
+	if got := practice.PracticeKey(playground.KeyLast, nil); got != playground.KeyLast {
 		t.Errorf("End when not practising: %d", got)
 	}
 }

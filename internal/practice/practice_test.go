@@ -1,6 +1,7 @@
-package playground
+package practice
 
 import (
+	"github.com/dagq/dagq/internal/playground"
 	"html"
 	"slices"
 	"strings"
@@ -60,7 +61,7 @@ func TestPracticeScoresAStreakAndASummary(t *testing.T) {
 		t.Fatalf("missed %+v", sum.Missed)
 	}
 	for _, m := range sum.Missed {
-		l, errs := ParseLink("", m.Link)
+		l, errs := playground.ParseLink("", m.Link)
 		if len(errs) > 0 || !l.HasScript || l.Script != ex.Text || l.Step != m.Step {
 			t.Errorf("missed step %d links to %q: %+v %v", m.Step, m.Link, l, errs)
 		}
@@ -127,29 +128,29 @@ func TestPracticeLinks(t *testing.T) {
 		{"?practice=L6&seed=42", PracticeLink{Level: L6, Set: SetRandom, Seed: 42, HasSeed: true}, nil, "practice=L6&set=random&seed=42"},
 		{"?practice=L6&set=random", PracticeLink{Level: L6, Set: SetRandom}, nil, "practice=L6&set=random&seed=7"},
 		{"?practice=L7", PracticeLink{}, []string{"practice"}, ""},
-		{"?practice=L5&set=nope&ex=99&seed=-1&interviewer=maybe", PracticeLink{Level: L5}, []string{"set", "seed", "ex", "interviewer"}, "practice=L5&set=book&ex=1"},
+		{"?practice=L5&set=nope&ex=99&seed=-1&interviewer=maybe", PracticeLink{Level: L5}, []string{"set", "seed", "interviewer", "ex"}, "practice=L5&set=book&ex=1"},
 		{"?scenario=two-roots", PracticeLink{}, nil, ""},
 	} {
-		l, errs := ParseLink(c.query, "")
+		got, errs := ReadLink(c.query, "")
 		var bad []string
 		for _, e := range errs {
-			bad = append(bad, e.(*LinkError).Param)
+			bad = append(bad, e.(*playground.LinkError).Param)
 		}
-		if l.Practice != c.want || !slices.Equal(bad, c.bad) {
-			t.Errorf("%s: %+v %v, want %+v %v", c.query, l.Practice, bad, c.want, c.bad)
+		if got != c.want || !slices.Equal(bad, c.bad) {
+			t.Errorf("%s: %+v %v, want %+v %v", c.query, got, bad, c.want, c.bad)
 			continue
 		}
-		if !l.Practice.On() {
+		if !got.On() {
 			continue
 		}
-		ex, pl := l.Practice.Resolve(7)
-		if got := (Link{Practice: pl}).Query(); got != "?"+c.address {
+		ex, pl := Resolve(got, 7)
+		if got := (playground.Link{Practice: pl}).Query(); got != "?"+c.address {
 			t.Errorf("%s: address %s, want ?%s", c.query, got, c.address)
 		}
 		if ex.Text == "" || ex.Level != c.want.Level {
 			t.Errorf("%s: exercise %+v", c.query, ex)
 		}
-		again, _ := ParseLink(Link{Practice: pl}.Query(), "")
+		again, _ := playground.ParseLink(playground.Link{Practice: pl}.Query(), "")
 		if again.Practice != pl {
 			t.Errorf("%s: the address reads back as %+v, want %+v", c.query, again.Practice, pl)
 		}
@@ -192,7 +193,7 @@ func TestTrainerNextLinkWalksTheBookThenTheLevels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := (Link{Practice: tr.NextLink()}).Query(); got != c.want {
+		if got := (playground.Link{Practice: tr.NextLink()}).Query(); got != c.want {
 			t.Errorf("after %s: %s, want %s", c.from, got, c.want)
 		}
 	}

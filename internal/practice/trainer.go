@@ -1,6 +1,7 @@
-package playground
+package practice
 
 import (
+	"github.com/dagq/dagq/internal/playground"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ type Trainer struct {
 // PracticeFrom returns the practice part of an address, and whether it
 // asks for practice mode at all.
 func PracticeFrom(query, fragment string) (PracticeLink, bool) {
-	l, _ := ParseLink(query, fragment)
+	l, _ := playground.ParseLink(query, fragment)
 	return l.Practice, l.Practice.On()
 }
 
@@ -38,7 +39,7 @@ func NewTrainer(pl PracticeLink, seed uint64, stored string) (*Trainer, error) {
 	if !pl.On() {
 		pl.Level = L4
 	}
-	ex, pl := pl.Resolve(seed)
+	ex, pl := Resolve(pl, seed)
 	p, err := NewPractice(ex, pl.Interviewer)
 	if err != nil {
 		return nil, err
@@ -84,7 +85,7 @@ func (t *Trainer) Practice() *Practice { return t.p }
 func (t *Trainer) Link() PracticeLink { return t.link }
 
 // Address returns the address bar's query for what is shown.
-func (t *Trainer) Address() string { return Link{Practice: t.link}.Query() }
+func (t *Trainer) Address() string { return playground.Link{Practice: t.link}.Query() }
 
 // Progress returns the learner's progress, as stored after the last answer.
 func (t *Trainer) Progress() Progress { return t.progress }
@@ -265,20 +266,6 @@ func FormatAnswer(q Question, a Answer) string {
 // Was returns a task's state before the question's step, for an
 // AskChanges question ("" for the task the step submits).
 func (q Question) Was(task string) core.State { return q.was[task] }
-
-// ShowPractice makes the page show a practice's session, so that the drawing,
-// the READY line and the dead-letter queue follow the practice. What the
-// page showed before the first exercise is kept for [Page.Watch].
-func (p *Page) ShowPractice(pr *Practice) {
-	if !p.practising {
-		p.practising = true
-		p.watched = nil
-		if p.name != "" || p.s.Len() > 0 {
-			p.watched = &watching{p.s, p.name, p.undo}
-		}
-	}
-	p.s, p.name, p.undo = pr.Session(), "", nil
-}
 
 // NextLink returns the link of the exercise to do after this one: the
 // next in the book (after the level's last, the next level's first; after

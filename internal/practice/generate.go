@@ -1,6 +1,7 @@
-package playground
+package practice
 
 import (
+	"github.com/dagq/dagq/internal/playground"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -98,7 +99,7 @@ func Generate(l Level, seed uint64) Exercise {
 		if err := s.Append(cmd); err != nil {
 			panic("playground: Generate: " + cmd + ": " + err.Error())
 		}
-		s.Seek(StepEnd)
+		s.Seek(playground.StepEnd)
 		return s.Step(s.Len())
 	}
 

@@ -1,6 +1,7 @@
-package playground
+package practice
 
 import (
+	"github.com/dagq/dagq/internal/playground"
 	"slices"
 	"strconv"
 
@@ -139,7 +140,7 @@ func (p *Practice) Next() bool {
 func (p *Practice) show() {
 	switch q, ok := p.Current(); {
 	case !ok:
-		p.s.Seek(StepEnd)
+		p.s.Seek(playground.StepEnd)
 	case p.graded:
 		p.s.Seek(q.Step)
 	default:
@@ -249,7 +250,7 @@ func (p *Practice) Summary() Summary {
 		if r.Correct {
 			continue
 		}
-		link := Link{Script: p.ex.Text, HasScript: true, Step: q.Step, HasStep: true}
+		link := playground.Link{Script: p.ex.Text, HasScript: true, Step: q.Step, HasStep: true}
 		sum.Missed = append(sum.Missed, Missed{Index: i, Step: q.Step, Command: q.Command, Prompt: q.Prompt,
 			Topic: q.Topic, Why: r.Why, Link: link.Fragment(), Question: q})
 		missed = append(missed, q.Topic)

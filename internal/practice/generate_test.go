@@ -1,6 +1,7 @@
-package playground
+package practice
 
 import (
+	"github.com/dagq/dagq/internal/playground"
 	"testing"
 
 	"github.com/dagq/dagq/core"
@@ -26,7 +27,7 @@ func TestGenerateRunsCleanAndRepeats(t *testing.T) {
 			if s.Stopped() != nil {
 				t.Fatalf("%s seed %d: stopped: %v", l, seed, s.Stopped())
 			}
-			s.Seek(StepEnd)
+			s.Seek(playground.StepEnd)
 			states := s.States()
 			if n := len(states); n < 6 || n > 12 {
 				t.Errorf("%s seed %d: %d tasks", l, seed, n)

@@ -1,37 +1,30 @@
-package playground
+package practice
 
 import (
 	"embed"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/playground"
 )
 
-// Level is a practice level, as an interview ladder has them: L4 (the
-// rules of order, FIFO, retries and cycles), L5 (cycles through earlier
-// tasks, blocking, root causes, redrive) and L6 (time and operating the
-// dead-letter queue: leases, fencing, backoff, permanent errors, bulk
-// redrive, poison pills).
-type Level string
+// Level is a practice level (see [playground.Level]): L4, L5 or L6.
+type Level = playground.Level
 
 // The practice levels.
 const (
-	L4 Level = "L4"
-	L5 Level = "L5"
-	L6 Level = "L6"
+	L4 = playground.L4
+	L5 = playground.L5
+	L6 = playground.L6
 )
 
 // Levels returns the practice levels, in order.
-func Levels() []Level { return []Level{L4, L5, L6} }
+func Levels() []Level { return playground.Levels() }
 
 // ParseLevel reads a level, in any case ("l5" is L5).
-func ParseLevel(s string) (Level, bool) {
-	l := Level(strings.ToUpper(s))
-	return l, slices.Contains(Levels(), l)
-}
+func ParseLevel(s string) (Level, bool) { return playground.ParseLevel(s) }
 
 // Exercise is a small scenario to practise on: a title, a goal, and a
 // script whose steps are asked about one by one.
@@ -48,8 +41,8 @@ type Exercise struct {
 // The sets of exercises of a level: the written ones, and those the
 // generator makes from a seed.
 const (
-	SetBook   = "book"
-	SetRandom = "random"
+	SetBook   = playground.SetBook
+	SetRandom = playground.SetRandom
 )
 
 //go:embed exercises
@@ -82,7 +75,7 @@ func Exercises(l Level) []Exercise {
 // title and a paragraph starting "Goal:".
 func exercise(l Level, set, name, text string) Exercise {
 	ex := Exercise{Level: l, Set: set, Name: name, Title: scenario.Title(text), Text: text}
-	for _, p := range strings.Split(About(text), "\n\n") {
+	for _, p := range strings.Split(playground.About(text), "\n\n") {
 		if g, ok := strings.CutPrefix(p, "Goal: "); ok {
 			ex.Goal = g
 		}
@@ -94,7 +87,7 @@ func exercise(l Level, set, name, text string) Exercise {
 // number in the set, from 1.
 func FindExercise(l Level, ref string) (Exercise, int, bool) {
 	all := Exercises(l)
-	if n, ok := ParseStep(ref); ok && n >= 1 && n <= len(all) {
+	if n, ok := playground.ParseStep(ref); ok && n >= 1 && n <= len(all) {
 		return all[n-1], n, true
 	}
 	for i, e := range all {

@@ -1,9 +1,10 @@
-package playground_test
+package practice_test
 
 import (
 	"fmt"
 
 	"github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/practice"
 )
 
 // A learner practises the first L4 exercise: each question is asked
@@ -12,12 +13,12 @@ import (
 // answered in the learner's words, then self-graded against the points an
 // interviewer listens for.
 func ExamplePractice() {
-	ex, _, _ := playground.FindExercise(playground.L4, "first-in-first-out")
-	p, _ := playground.NewPractice(ex, false)
+	ex, _, _ := practice.FindExercise(playground.L4, "first-in-first-out")
+	p, _ := practice.NewPractice(ex, false)
 	q, _ := p.Current()
 	fmt.Println(q.Prompt, q.Choices)
-	fmt.Println(q.Grade(playground.Answer{}).Correct, q.Missing(playground.Answer{}))
-	r, _ := p.Answer(playground.Answer{Task: "upload"})
+	fmt.Println(q.Grade(practice.Answer{}).Correct, q.Missing(practice.Answer{}))
+	r, _ := p.Answer(practice.Answer{Task: "upload"})
 	fmt.Println(r.Correct, r.Want.Task)
 	fmt.Println(r.Mistake)
 	p.Next()
@@ -26,7 +27,7 @@ func ExamplePractice() {
 	for _, pt := range q.Points {
 		fmt.Println("-", pt)
 	}
-	r, _ = p.Answer(playground.Answer{Text: "The oldest goes first, so nobody waits for ever.", Heard: []int{0, 1}})
+	r, _ = p.Answer(practice.Answer{Text: "The oldest goes first, so nobody waits for ever.", Heard: []int{0, 1}})
 	fmt.Println(r.Correct)
 	// Output:
 	// Which task does next hand out? [resize thumbnail upload]

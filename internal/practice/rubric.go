@@ -1,6 +1,7 @@
-package playground
+package practice
 
 import (
+	"github.com/dagq/dagq/internal/playground"
 	"html"
 	"io"
 	"slices"
@@ -91,7 +92,7 @@ func RubricFor(l Level, q Question) string {
 // RubricLink returns the playground address of a point's exercise, at
 // the rubric level's practice level; relative to the site's root.
 func RubricLink(l Level, exercise string) string {
-	return "./" + Link{Practice: PracticeLink{Level: l, Set: SetBook, Exercise: exercise}}.Query()
+	return "./" + playground.Link{Practice: PracticeLink{Level: l, Set: SetBook, Exercise: exercise}}.Query()
 }
 
 // ownQueue is the rubric page's way to the other half of the question:

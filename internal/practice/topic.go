@@ -1,4 +1,4 @@
-package playground
+package practice
 
 // Topic is what a practice question is about: one rule of the queue. Each
 // topic carries the rule in one or two sentences (the *why* a graded

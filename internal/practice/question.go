@@ -1,7 +1,8 @@
-package playground
+package practice
 
 import (
 	"cmp"
+	"github.com/dagq/dagq/internal/playground"
 	"slices"
 	"strconv"
 	"strings"
@@ -265,7 +266,7 @@ func (x stepFacts) changes() Question {
 	}
 	q.Prompt = "Which tasks change state when " + c.String() + " runs, and to what?"
 	q.Topic = x.topic()
-	q.Why = q.Topic.Rule() + " Here: " + Explain(x.s, x.k)
+	q.Why = q.Topic.Rule() + " Here: " + playground.Explain(x.s, x.k)
 	return q
 }
 
@@ -425,7 +426,7 @@ func (x stepFacts) redrive() Question {
 			why = TopicPoison.Rule()
 		}
 	}
-	why += " Here: " + Explain(x.s, x.k)
+	why += " Here: " + playground.Explain(x.s, x.k)
 	if len(q.Want.Stay) > 0 {
 		var kept []string
 		for _, t := range q.Tasks {

@@ -2,10 +2,44 @@ package playground
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
-// PracticeLink is the practice part of a playground address:
+// Level is a practice level, as an address names it and an interview
+// ladder has them: L4 (the rules of order, FIFO, retries and cycles), L5
+// (cycles through earlier tasks, blocking, root causes, redrive) and L6
+// (time and operating the dead-letter queue: leases, fencing, backoff,
+// permanent errors, bulk redrive, poison pills). The trainer, package
+// practice, asks them; the playground only reads them from an address.
+type Level string
+
+// The practice levels.
+const (
+	L4 Level = "L4"
+	L5 Level = "L5"
+	L6 Level = "L6"
+)
+
+// Levels returns the practice levels, in order.
+func Levels() []Level { return []Level{L4, L5, L6} }
+
+// ParseLevel reads a level, in any case ("l5" is L5).
+func ParseLevel(s string) (Level, bool) {
+	l := Level(strings.ToUpper(s))
+	return l, slices.Contains(Levels(), l)
+}
+
+// The sets of exercises of a level: the written ones, and those the
+// trainer generates from a seed.
+const (
+	SetBook   = "book"
+	SetRandom = "random"
+)
+
+// PracticeLink is the practice part of a playground address, as written
+// (the trainer checks that the exercise it names exists):
 // ?practice=L5&set=book&ex=3 for a written exercise (ex by number or
 // name), ?practice=L5&set=random&seed=42 for a generated one, and
 // &interviewer=1 for the interviewer's view.
@@ -54,11 +88,7 @@ func parsePractice(params map[string]string, l *Link, bad func(param, value, msg
 		pl.Set = SetRandom
 	}
 	if v, ok := params["ex"]; ok && pl.Set != SetRandom {
-		if _, _, found := FindExercise(lvl, v); found {
-			pl.Exercise = v
-		} else {
-			bad("ex", v, fmt.Sprintf("no exercise %q at %s (want 1 to %d, or a name)", clipParam(v), lvl, len(Exercises(lvl))))
-		}
+		pl.Exercise = v // the trainer checks that it exists
 	}
 	if v, ok := params["interviewer"]; ok {
 		switch v {
@@ -92,29 +122,4 @@ func (pl PracticeLink) params(add func(k, v string)) {
 	if pl.Interviewer {
 		add("interviewer", "1")
 	}
-}
-
-// Resolve returns the exercise the link names: the book's exercise (the
-// first when none is named), or the random one of its seed, seed being
-// used when the link has none. It returns the link with the seed filled
-// in and the exercise named by its number, for the address bar.
-func (pl PracticeLink) Resolve(seed uint64) (Exercise, PracticeLink) {
-	if pl.Set == SetRandom {
-		if !pl.HasSeed {
-			pl.Seed, pl.HasSeed = seed, true
-		}
-		return Generate(pl.Level, pl.Seed), pl
-	}
-	pl.Set = SetBook
-	ref := pl.Exercise
-	if ref == "" {
-		ref = "1"
-	}
-	ex, n, ok := FindExercise(pl.Level, ref)
-	if !ok {
-		ex, n, _ = FindExercise(pl.Level, "1")
-	}
-	pl.Exercise = strconv.Itoa(n)
-	pl.HasSeed, pl.Seed = false, 0
-	return ex, pl
 }
