@@ -97,12 +97,12 @@ func practiceInit(args []string, stdout io.Writer) error {
 	if err := writeNew(dir, files); err != nil {
 		return err
 	}
-	from := "dagq " + s.Version
+	from, next := "dagq "+s.Version, "go mod tidy && go test" // go.sum needs the published module's sums
 	if s.Replace != "" {
-		from = "the dagq checkout in " + s.Replace
+		from, next = "the dagq checkout in "+s.Replace, "go test"
 	}
 	fmt.Fprintf(stdout, "wrote %s: a stub queue and a test at %s, against %s\n", dir, s.Level, from)
-	fmt.Fprintf(stdout, "next: cd %s && go test\n", dir)
+	fmt.Fprintf(stdout, "next: cd %s && %s\n", dir, next)
 	return nil
 }
 

@@ -149,7 +149,9 @@ A queue whose tasks wait on other tasks, written from scratch, and held to
 dagq's conformance suite at level {{.Level}}:
 
     go test
-
+{{if not .Replace}}
+(once, first: ` + "`go mod tidy`" + `, which fetches dagq and records its sums in go.sum.)
+{{end}}
 The first failure is the rule to work on: the smallest script that
 breaks the queue, what dagq's queue does instead, and a link that plays
 the script in dagq's playground (run ` + "`wq serve`" + ` from a dagq checkout, or

@@ -136,8 +136,12 @@ func TestPracticeInitFindsItsDagq(t *testing.T) {
 		t.Errorf("inside the checkout: %q, %q, %v; want %q", replace, version, err, root)
 	}
 	dir := filepath.Join(t.TempDir(), "q")
-	if err := run([]string{"practice", "init", "--dagq", "v0.3.0", "--module", "example.org/me/queue", dir}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	var stdout bytes.Buffer
+	if err := run([]string{"practice", "init", "--dagq", "v0.3.0", "--module", "example.org/me/queue", dir}, &stdout, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "go mod tidy && go test") {
+		t.Errorf("a published dagq needs go mod tidy first, and it does not say so: %s", stdout.String())
 	}
 	mod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if !strings.Contains(string(mod), "require github.com/dagq/dagq v0.3.0\n") || strings.Contains(string(mod), "replace") ||
