@@ -15,7 +15,7 @@ import (
 // deadReasonRE is the form of a DEAD task's reason in the dead-letter queue:
 // "failed after 1 attempt: ERR" or "failed after N attempts: ERR", and
 // "permanent failure after N attempt(s): ERR" for a permanent error.
-var deadReasonRE = regexp.MustCompile(`^(?:failed|permanent failure) after ([1-9][0-9]*) (attempts?): `)
+var deadReasonRE = regexp.MustCompile(`^(?:failed|permanent failure) after (1 attempt|([2-9]|[1-9][0-9]+) attempts): `)
 
 // checkInvariants checks the invariants of the package documentation that
 // hold after every operation, computing everything from the public API
@@ -88,10 +88,11 @@ func checkInvariants(q *Queue) error {
 	}
 	stateOf := func(name string) State { return status[name] } // "" for a name not submitted
 
-	if cyc := findCycle(tasks, deps); cyc != nil {
-		return fmt.Errorf("the graph of submitted tasks has a cycle: %s", strings.Join(cyc, " -> "))
+	order, cyc := topoOrder(tasks, deps)
+	if cyc != nil {
+		return fmt.Errorf("the graph of submitted tasks has a cycle: %q are on it or behind it", cyc)
 	}
-	deadUp := deadUpstream(tasks, deps, status)
+	deadUp := deadUpstream(order, deps, status)
 
 	// Per-task rules of the state table.
 	counts := make(map[State]int)
@@ -340,28 +341,17 @@ func checkTimers(q *Queue, tasks []string, status map[string]State) error {
 }
 
 // checkDeadReason checks "failed after N attempt(s): ERR" with 1 <= N <= max
-// and the plural agreeing with N.
+// and the plural agreeing with N (the form deadReasonRE matches).
 func checkDeadReason(reason string, max int) error {
 	m := deadReasonRE.FindStringSubmatch(reason)
-	if m == nil {
-		return fmt.Errorf("reason %q, want \"failed after N attempts: ERR\" or \"permanent failure after N attempts: ERR\"", reason)
+	n := 1
+	if m != nil && m[2] != "" {
+		n, _ = strconv.Atoi(m[2])
 	}
-	n, err := strconv.Atoi(m[1])
-	if err != nil || n < 1 || n > max {
-		return fmt.Errorf("reason %q counts %s attempts, want 1..%d", reason, m[1], max)
-	}
-	if want := plural(n); m[2] != want {
-		return fmt.Errorf("reason %q, want %q after %d", reason, want, n)
+	if m == nil || n > max {
+		return fmt.Errorf("reason %q, want \"failed after N attempt(s): ERR\" or \"permanent failure after …\", 1 <= N <= %d, the plural agreeing", reason, max)
 	}
 	return nil
-}
-
-// plural is "attempt" for 1 and "attempts" otherwise.
-func plural(n int) string {
-	if n == 1 {
-		return "attempt"
-	}
-	return "attempts"
 }
 
 func orNone(s State) string {
@@ -371,72 +361,55 @@ func orNone(s State) string {
 	return string(s)
 }
 
-// findCycle returns a cycle of the graph (first and last the same task), or
-// nil if it is acyclic. Names that are not tasks have no dependencies.
-func findCycle(tasks []string, deps map[string][]string) []string {
-	const (
-		white = iota
-		grey
-		black
-	)
-	color := make(map[string]int, len(tasks))
-	var stack []string
-	var visit func(t string) []string
-	visit = func(t string) []string {
-		color[t] = grey
-		stack = append(stack, t)
+// topoOrder sorts the tasks dependencies first (Kahn's algorithm) and
+// returns the order and the tasks it cannot place: those on a cycle or
+// waiting on one, nil if the graph is acyclic. Names that are not tasks
+// have no dependencies. O(n + e).
+func topoOrder(tasks []string, deps map[string][]string) (order, left []string) {
+	waiting := make(map[string]int, len(tasks)) // unplaced dependencies that are tasks
+	waiters := make(map[string][]string, len(tasks))
+	for _, t := range tasks {
 		for _, d := range deps[t] {
-			switch color[d] {
-			case grey:
-				i := slices.Index(stack, d)
-				return append(slices.Clone(stack[i:]), d)
-			case white:
-				if c := visit(d); c != nil {
-					return c
-				}
+			if _, isTask := deps[d]; isTask {
+				waiting[t]++
+				waiters[d] = append(waiters[d], t)
 			}
 		}
-		stack = stack[:len(stack)-1]
-		color[t] = black
-		return nil
 	}
 	for _, t := range tasks {
-		if color[t] == white {
-			if c := visit(t); c != nil {
-				return c
+		if waiting[t] == 0 {
+			order = append(order, t)
+		}
+	}
+	for i := 0; i < len(order); i++ {
+		for _, w := range waiters[order[i]] {
+			if waiting[w]--; waiting[w] == 0 {
+				order = append(order, w)
 			}
 		}
 	}
-	return nil
+	for _, t := range tasks {
+		if waiting[t] > 0 {
+			left = append(left, t)
+		}
+	}
+	return order, left
 }
 
-// deadUpstream returns, for each task, its DEAD transitive dependencies.
-// The graph must be acyclic.
-func deadUpstream(tasks []string, deps map[string][]string, status map[string]State) map[string][]string {
-	memo := make(map[string][]string, len(tasks))
-	done := make(map[string]bool, len(tasks))
-	var walk func(t string) []string
-	walk = func(t string) []string {
-		if done[t] {
-			return memo[t]
-		}
-		var up []string
+// deadUpstream returns, for each task of order (dependencies first), its
+// DEAD transitive dependencies, each once.
+func deadUpstream(order []string, deps map[string][]string, status map[string]State) map[string][]string {
+	up := make(map[string][]string, len(order))
+	for _, t := range order {
+		var u []string
 		for _, d := range deps[t] {
-			if status[d] == Dead && !slices.Contains(up, d) {
-				up = append(up, d)
+			if status[d] == Dead {
+				u = append(u, d)
 			}
-			for _, r := range walk(d) {
-				if !slices.Contains(up, r) {
-					up = append(up, r)
-				}
-			}
+			u = append(u, up[d]...)
 		}
-		done[t] = true
-		memo[t] = up
-		return up
+		slices.Sort(u)
+		up[t] = slices.Compact(u)
 	}
-	for _, t := range tasks {
-		walk(t)
-	}
-	return memo
+	return up
 }
