@@ -13,8 +13,9 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// counter is a pgx tracer that counts the statements run, BEGIN and COMMIT
-// included.
+// counter is a pgx tracer that counts the round trips to the server: each
+// statement sent alone, BEGIN and COMMIT included, and each batch (a
+// pipeline of statements) as one.
 type counter struct{ n atomic.Int64 }
 
 func (c *counter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
@@ -23,6 +24,15 @@ func (c *counter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQ
 }
 
 func (c *counter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (c *counter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+func (c *counter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+
+func (c *counter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
 
 // shape is a graph, as the submits that build it.
 type shape struct {
@@ -130,5 +140,28 @@ func TestStatementsPerComplete(t *testing.T) {
 	t.Logf("statements per complete: %d alone, %d making a dependent READY", alone, freeing)
 	if alone != 1 || freeing != 1 {
 		t.Errorf("complete took %d and %d statements, want 1 (a call of dagq_complete)", alone, freeing)
+	}
+}
+
+// TestRoundTripsPerSubmit counts the round trips of a Submit, which an idle
+// worker's hand-out waits for: BEGIN, the DAG's lock with its row and the
+// rows of the task and its dependencies (one pipeline), the writes (one
+// pipeline), COMMIT. Four, with dependencies or without; each statement
+// alone, as they were sent, took seven.
+func TestRoundTripsPerSubmit(t *testing.T) {
+	c := &counter{}
+	db := openDB(t, durable.Options{Tracer: c})
+	q := openQueue(t, db, core.Config{MaxAttempts: 1})
+	if err := q.Submit(bg, "a"); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range [][]string{{"b"}, {"c", "a", "b"}, {"d", "c", "never-submitted"}} {
+		before := c.n.Load()
+		if err := q.Submit(bg, s[0], s[1:]...); err != nil {
+			t.Fatal(err)
+		}
+		if n := c.n.Load() - before; n != 4 {
+			t.Errorf("submit %v: %d round trips, want 4", s, n)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package durable
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // SkewLocalClock sets the process's own clock (localNow) d off the real
 // one, keeping its monotonic reading, for a worker process of a test.
@@ -10,3 +13,9 @@ func SkewLocalClock(d time.Duration) {
 
 // LocalNow is the process's own clock, as the package reads it.
 func LocalNow() time.Time { return localNow() }
+
+// CompleteBatchOfDAG completes leases of one DAG in one statement, as a
+// worker's completer does.
+func (db *DB) CompleteBatchOfDAG(ctx context.Context, dag string, leases []Lease) ([]Lease, error) {
+	return db.completeBatch(ctx, dag, leases)
+}

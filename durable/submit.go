@@ -1,9 +1,10 @@
 package durable
 
 import (
+	"slices"
 	"time"
 
-	"slices"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/dagq/dagq/core"
 )
@@ -16,39 +17,39 @@ import (
 //
 // Statements: a constant number when the labels agree with the new edges
 // (chains in either direction, wide graphs): the lock, the DAG's row, the
-// rows of the task and its deps, the new names, the task, the edges, the
-// DAG's bounds. A search adds a few per edge that disagrees; a blocking
-// wave two per level it reaches.
+// rows of the task and its deps, in one round trip; the new names, the
+// task, the edges, the DAG's bounds, in another. With the transaction's
+// BEGIN and COMMIT, a submit is four round trips. A search adds a few per
+// edge that disagrees; a blocking wave two per level it reaches.
 func (t *txn) submit(task string, deps []string, args []byte) error {
 	if err := core.CheckNames(task, deps); err != nil {
 		return t.reject(task, deps, err)
 	}
 	deps = dedupe(deps)
-	if err := t.lock(); err != nil {
-		return err
-	}
-	names := append([]string{task}, deps...)
-	rows, err := t.tx.Query(t.ctx, `SELECT name, state, ord, coalesce(root, '') FROM dagq_tasks
-		WHERE dag = $1 AND name = ANY($2) FOR SHARE`, t.dag, names)
-	if err != nil {
-		return err
-	}
 	type known struct {
 		state core.State
 		root  string
 	}
 	seen := map[string]known{}
 	ord := map[string]int64{}
-	for rows.Next() {
-		var name, state, root string
-		var o int64
-		if err := rows.Scan(&name, &state, &o, &root); err != nil {
+	names := append([]string{task}, deps...)
+	if err := t.lockThen(func(b *pgx.Batch) {
+		b.Queue(`SELECT name, state, ord, coalesce(root, '') FROM dagq_tasks
+			WHERE dag = $1 AND name = ANY($2) FOR SHARE`, t.dag, names)
+	}, func(br pgx.BatchResults) error {
+		rows, err := br.Query()
+		if err != nil {
 			return err
 		}
-		seen[name] = known{core.State(state), root}
-		ord[name] = o
-	}
-	if err := rows.Err(); err != nil {
+		var name, state, root string
+		var o int64
+		_, err = pgx.ForEachRow(rows, []any{&name, &state, &o, &root}, func() error {
+			seen[name] = known{core.State(state), root}
+			ord[name] = o
+			return nil
+		})
+		return err
+	}); err != nil {
 		return err
 	}
 	if k, ok := seen[task]; ok && k.state != "" {
@@ -112,17 +113,17 @@ func (t *txn) submit(task string, deps []string, args []byte) error {
 	checkMove(task, "", to)
 	arrival := t.d.arrivals + 1
 
+	// The writes, in one round trip.
+	b := &pgx.Batch{}
 	if len(fresh) > 0 {
-		if _, err := t.tx.Exec(t.ctx, `INSERT INTO dagq_tasks (dag, name, ord)
-			SELECT $1, n, o FROM unnest($2::text[], $3::bigint[]) AS u(n, o)`, t.dag, fresh, freshOrd); err != nil {
-			return err
-		}
+		b.Queue(`INSERT INTO dagq_tasks (dag, name, ord)
+			SELECT $1, n, o FROM unnest($2::text[], $3::bigint[]) AS u(n, o)`, t.dag, fresh, freshOrd)
 	}
 	var rootArg any
 	if root != "" {
 		rootArg = root
 	}
-	if _, err := t.tx.Exec(t.ctx, `INSERT INTO dagq_tasks AS t (dag, name, state, ord, arrival, deps, waiting, root, entered, ready_seq, dlq_seq, args)
+	b.Queue(`INSERT INTO dagq_tasks AS t (dag, name, state, ord, arrival, deps, waiting, root, entered, ready_seq, dlq_seq, args)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
 			CASE WHEN $3 = 'READY' THEN nextval('dagq_line') END,
 			CASE WHEN $3 = 'BLOCKED' THEN nextval('dagq_line') END, $10)
@@ -130,17 +131,14 @@ func (t *txn) submit(task string, deps []string, args []byte) error {
 			arrival = EXCLUDED.arrival, deps = EXCLUDED.deps, waiting = EXCLUDED.waiting,
 			root = EXCLUDED.root, entered = EXCLUDED.entered,
 			ready_seq = EXCLUDED.ready_seq, dlq_seq = EXCLUDED.dlq_seq, args = EXCLUDED.args`,
-		t.dag, task, string(to), ord[task], arrival, deps, waiting, rootArg, int64(t.now), args); err != nil {
-		return err
-	}
+		t.dag, task, string(to), ord[task], arrival, deps, waiting, rootArg, int64(t.now), args)
 	if len(deps) > 0 {
-		if _, err := t.tx.Exec(t.ctx, `INSERT INTO dagq_edges (dag, dep, task, arrival)
-			SELECT $1, d, $2, $3 FROM unnest($4::text[]) AS d`, t.dag, task, arrival, deps); err != nil {
-			return err
-		}
+		b.Queue(`INSERT INTO dagq_edges (dag, dep, task, arrival)
+			SELECT $1, d, $2, $3 FROM unnest($4::text[]) AS d`, t.dag, task, arrival, deps)
 	}
-	if _, err := t.tx.Exec(t.ctx, `UPDATE dagq_dags SET ord_first = $2, ord_last = $3, arrivals = $4 WHERE dag = $1`,
-		t.dag, first, last, arrival); err != nil {
+	b.Queue(`UPDATE dagq_dags SET ord_first = $2, ord_last = $3, arrivals = $4 WHERE dag = $1`,
+		t.dag, first, last, arrival)
+	if err := t.tx.SendBatch(t.ctx, b).Close(); err != nil {
 		return err
 	}
 	e := core.Event{Kind: core.EventSubmitted, Task: task, To: to, Deps: deps}

@@ -77,29 +77,68 @@ func (a timerAt) args() (at, seq any) {
 
 // lock takes the DAG's advisory lock for the rest of the transaction: the
 // operations that walk the graph (submits, deaths, redrives, the clock)
-// run one at a time per DAG. Then it loads the DAG's row.
-func (t *txn) lock() error {
-	if _, err := t.tx.Exec(t.ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", t.dag); err != nil {
-		return err
+// run one at a time per DAG. Then it loads the DAG's row. Both in one round
+// trip (see lockThen).
+func (t *txn) lock() error { return t.lockThen(nil, nil) }
+
+// lockThen is lock, with the statements queue adds run in the same round
+// trip after the load, whose results read reads. The statements go as one
+// pipeline: the server runs them one after the other, and each takes its
+// snapshot when it starts (READ COMMITTED), so the load and what follows
+// see everything committed before the lock was granted, as they would one
+// round trip each.
+func (t *txn) lockThen(queue func(b *pgx.Batch), read func(br pgx.BatchResults) error) error {
+	b := &pgx.Batch{}
+	b.Queue("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", t.dag)
+	b.Queue(loadSQL(t.db), t.dag, t.db.nowArg())
+	if queue != nil {
+		queue(b)
 	}
-	return t.load()
+	br := t.tx.SendBatch(t.ctx, b)
+	err := func() error {
+		if _, err := br.Exec(); err != nil {
+			return err
+		}
+		if err := t.scanLoad(br.QueryRow()); err != nil {
+			return err
+		}
+		if read != nil {
+			return read(br)
+		}
+		return nil
+	}()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// loadSQL reads a DAG's row ($1) and the operation's time ($2: the DB's
+// Clock, or null for the database's).
+func loadSQL(db *DB) string {
+	return `SELECT max_attempts, lease_timeout, backoff_base, backoff_factor, backoff_max,
+		jitter, seed, rng, poison_after, now, ord_first, ord_last, arrivals,
+		alert_entries, alert_window, alert_times, alert_on, alert_at, alert_seq, job_at, job_seq,
+		coalesce(` + db.now("$2") + `, now)
+		FROM dagq_dags WHERE dag = $1`
 }
 
 // load reads the DAG's row and sets the operation's clock: the
 // database's, read by the statement (or the DB's Clock), or the DAG's
 // virtual time.
 func (t *txn) load() error {
+	return t.scanLoad(t.tx.QueryRow(t.ctx, loadSQL(t.db), t.dag, t.db.nowArg()))
+}
+
+// scanLoad reads the row of loadSQL into t.
+func (t *txn) scanLoad(row pgx.Row) error {
 	d := &dagRow{}
 	var lease, base, max, now int64
 	var jitter int16
 	var seed, window int64
 	var alertAt, alertSeq, jobAt, jobSeq *int64
 	var opNow int64
-	err := t.tx.QueryRow(t.ctx, `SELECT max_attempts, lease_timeout, backoff_base, backoff_factor, backoff_max,
-		jitter, seed, rng, poison_after, now, ord_first, ord_last, arrivals,
-		alert_entries, alert_window, alert_times, alert_on, alert_at, alert_seq, job_at, job_seq,
-		coalesce(`+t.db.now("$2")+`, now)
-		FROM dagq_dags WHERE dag = $1`, t.dag, t.db.nowArg()).Scan(&d.maxAttempts, &lease, &base, &d.backoff.Factor, &max,
+	err := row.Scan(&d.maxAttempts, &lease, &base, &d.backoff.Factor, &max,
 		&jitter, &seed, &d.rng, &d.poisonAfter, &now, &d.ordFirst, &d.ordLast, &d.arrivals,
 		&d.alert.Entries, &window, &d.alertTimes, &d.alertOn, &alertAt, &alertSeq, &jobAt, &jobSeq, &opNow)
 	if err == pgx.ErrNoRows {

@@ -22,7 +22,7 @@ import (
 // and say why: it changes nothing here.
 //
 // It is one round trip and one statement, a call of dagq_complete_batch
-// (migrations/0005_complete_batch.sql: the fenced UPDATE of every lease,
+// (migrations/0011_complete_by_key.sql: the fenced UPDATE of every lease,
 // the dependents' decrements, their places in line), run again when it
 // deadlocks. The complexity is O(b + e) rows for b leases and their e
 // out-edges.
