@@ -35,9 +35,8 @@ var moveSequences = []string{"dagq_lease_ids", "dagq_line"}
 // before the copy commits changes nothing; after it, Move undoes what it
 // can (the copy the placement does not name) and reports the error. A
 // process that dies between the copy's commit and the deletion's leaves
-// both copies, which the workers of both databases run: Move again while
-// the placement names the old shard (the stale copy is replaced), else
-// delete the old copy with [DB.DeleteDAG].
+// both copies, which the workers of both databases run, until
+// [Sharded.Repair] deletes the one the placement does not name.
 //
 // A handler that holds a lease of the DAG when it moves loses it: its
 // completion, sent to the old database, is refused (the DAG is not there),

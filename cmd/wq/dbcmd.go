@@ -33,6 +33,11 @@ const dbUsage = `wq db operates a durable queue's database:
                                  the simulator (wq run FILE, the playground): an incident
                                  to replay, share or practise on; its opening comment says
                                  what the language cannot say exactly
+  wq db move URL... DAG --to N   move a DAG, with every row of it, to the Nth database (from 0)
+                                 of a sharded queue's, the URLs in the order its workers
+                                 open them; first repairs what a move that died half way left
+  wq db metrics URL              the metrics the database holds (tasks by state, DLQ size),
+                                 as the library reports them through OpenTelemetry
   wq db migrate URL              create or update the tables (as wq migrate)
 `
 
@@ -49,9 +54,9 @@ func dbCmd(args []string, stdout io.Writer) error {
 		return nil
 	case "migrate":
 		return migrateCmd(rest, stdout)
-	case "dags", "show", "dlq", "redrive", "delete", "export":
+	case "dags", "show", "dlq", "redrive", "delete", "export", "move", "metrics":
 	default:
-		return usageError{fmt.Errorf("unknown db subcommand %q (want dags, show, dlq, redrive, delete, export or migrate)", sub)}
+		return usageError{fmt.Errorf("unknown db subcommand %q (want dags, show, dlq, redrive, delete, export, move, metrics or migrate)", sub)}
 	}
 	fs := flag.NewFlagSet("wq db "+sub, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -61,6 +66,7 @@ func dbCmd(args []string, stdout io.Writer) error {
 	rateFlag := fs.String("rate", "", "")
 	cancel := fs.Bool("cancel", false, "")
 	outFile := fs.String("o", "", "")
+	to := fs.Int("to", -1, "")
 	var pos []string
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -72,20 +78,35 @@ func dbCmd(args []string, stdout io.Writer) error {
 		pos = append(pos, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
-	want := "URL and DAG"
-	if sub == "dags" {
-		want = "URL"
-	}
-	if len(pos) != strings.Count(want, " ")/2+1 {
-		return usageError{fmt.Errorf("db %s takes %s (got %d arguments)", sub, want, len(pos))}
-	}
 	if sub != "redrive" && (*group != 0 || *match != "" || *preview || *rateFlag != "" || *cancel) {
 		return usageError{fmt.Errorf("--group, --match, --preview, --rate and --cancel go with db redrive")}
+	}
+	if (sub == "move") != (*to >= 0) {
+		if sub == "move" {
+			return usageError{errors.New("db move needs --to N, the number of the database to move to (from 0)")}
+		}
+		return usageError{errors.New("--to goes with db move")}
 	}
 	if sub != "export" && *outFile != "" {
 		return usageError{fmt.Errorf("-o goes with db export")}
 	}
 	ctx := context.Background()
+	if sub == "move" {
+		if len(pos) < 3 {
+			return usageError{fmt.Errorf("db move takes the databases' URLs and the DAG (got %d arguments)", len(pos))}
+		}
+		return moveCmd(ctx, pos[:len(pos)-1], pos[len(pos)-1], *to, stdout)
+	}
+	want := "URL and DAG"
+	if sub == "dags" || sub == "metrics" {
+		want = "URL"
+	}
+	if len(pos) != strings.Count(want, " ")/2+1 {
+		return usageError{fmt.Errorf("db %s takes %s (got %d arguments)", sub, want, len(pos))}
+	}
+	if sub == "metrics" {
+		return metricsCmd(ctx, pos[0], stdout)
+	}
 	db, err := durable.Open(ctx, pos[0], durable.Options{})
 	if err != nil {
 		return err

@@ -97,3 +97,91 @@ func TestDBGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestDBMoveAndMetricsGolden runs wq db move on a sharded queue of two
+// databases: a move, a move to where the DAG is, a move that first
+// repairs a stale copy (what a move that died after switching the
+// placement leaves), then bad arguments; and wq db metrics. Each output is
+// compared with a golden file: the URLs read URL0 and URL1.
+func TestDBMoveAndMetricsGolden(t *testing.T) {
+	ctx := context.Background()
+	urls := []string{pgtest.New(t), pgtest.New(t)}
+	s, err := durable.OpenSharded(ctx, urls, durable.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q, err := s.Queue(ctx, "etl", core.Config{MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.SubmitAll(ctx, []durable.NewTask{{Name: "download"}, {Name: "transform", Deps: []string{"download"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if home, err := s.Locate(ctx, "etl"); err != nil {
+		t.Fatal(err)
+	} else if home != 0 {
+		if err := s.Move(ctx, "etl", 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A stale copy in shard 0 once the DAG lives in shard 1: a DAG of the
+	// same name made in that database alone, with a task of its own.
+	stale := func() {
+		db, err := durable.Open(ctx, urls[0], durable.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		q, err := db.Queue(ctx, "etl", core.Config{MaxAttempts: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Submit(ctx, "stale"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u0, u1 := urls[0], urls[1]
+	for i, step := range []struct {
+		args   []string
+		before func()
+	}{
+		{args: []string{"db", "move", u0, u1, "etl", "--to", "1"}},
+		{args: []string{"db", "move", u0, u1, "etl", "--to", "1"}},
+		{args: []string{"db", "dags", u0}, before: stale},
+		{args: []string{"db", "move", u0, u1, "etl", "--to", "0"}},
+		{args: []string{"db", "show", u0, "etl"}},
+		{args: []string{"db", "dags", u1}},
+		{args: []string{"db", "move", u0, u1, "etl", "--to", "2"}},
+		{args: []string{"db", "move", u0, u1, "etl"}},
+		{args: []string{"db", "move", u0, "etl", "--to", "0"}},
+		{args: []string{"db", "move", u0, u1, "nope", "--to", "1"}},
+		{args: []string{"db", "show", u0, "etl", "--to", "1"}},
+		{args: []string{"db", "metrics", u0}},
+		{args: []string{"db", "metrics", u1}},
+		{args: []string{"db", "metrics"}},
+	} {
+		name := fmt.Sprintf("dbmove-%02d-%s", i+1, step.args[1])
+		t.Run(name, func(t *testing.T) {
+			if step.before != nil {
+				step.before()
+			}
+			var stdout bytes.Buffer
+			err := run(step.args, &stdout, &stdout)
+			var got bytes.Buffer
+			line := strings.Join(step.args, " ")
+			line = strings.ReplaceAll(strings.ReplaceAll(line, u0, "URL0"), u1, "URL1")
+			got.WriteString("$ wq " + line + "\n")
+			out := stdout.String()
+			if step.args[1] == "dags" {
+				out = ages.ReplaceAllString(out, "T")
+			}
+			got.WriteString(out)
+			if err != nil {
+				got.WriteString("--- wq: " + err.Error() + "\n")
+			}
+			fmt.Fprintf(&got, "--- exit %d\n", exitCode(err))
+			golden.Check(t, filepath.Join("testdata", "golden", name+".txt"), got.Bytes(), "go test ./cmd/wq -run TestDBMoveAndMetricsGolden -update")
+		})
+	}
+}
