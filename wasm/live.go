@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -63,15 +62,12 @@ func (v *liveView) open(dag string) {
 	setText(v.el.state, "loading "+dag+"…")
 	v.setMode(false, "Asking the server whether this page may act…")
 	v.fetch("GET", "/api/live/info", "", func(status int, body string) {
-		var in struct {
-			CanAct bool   `json:"canAct"`
-			Why    string `json:"why"`
-		}
-		if status != 200 || json.Unmarshal([]byte(body), &in) != nil {
+		in, ok := parseJSON(body)
+		if status != 200 || !ok {
 			v.setMode(false, "The server did not say whether this page may act ("+strconv.Itoa(status)+").")
 			return
 		}
-		v.setMode(in.CanAct, in.Why)
+		v.setMode(in.boolean("canAct"), in.str("why"))
 		a.con.render()
 	})
 	v.load()
@@ -108,9 +104,8 @@ func (v *liveView) load() {
 		v.busy = false
 		if status != 200 {
 			msg := body
-			var e struct{ Error string }
-			if json.Unmarshal([]byte(body), &e) == nil && e.Error != "" {
-				msg = e.Error
+			if e, ok := parseJSON(body); ok && e.str("error") != "" {
+				msg = e.str("error")
 			}
 			setText(v.el.state, "could not read "+v.dag+": "+msg)
 			setData(v.el.bar, "error", "1")
@@ -139,7 +134,9 @@ func (v *liveView) show() {
 	a.ed.set(a.p.Session().Text())
 	a.describe()
 	a.render(false)
-	setText(v.el.state, "live · read "+time.Now().Format("15:04:05"))
+	// The browser's clock, not time.Time.Format, which would link the
+	// whole of time's formatting into main.wasm.
+	setText(v.el.state, "live · read "+js.Global().Get("Date").New().Call("toLocaleTimeString").String())
 	setData(a.el.body, "liveLoads", strconv.Itoa(v.loads))
 }
 
@@ -157,19 +154,10 @@ func (v *liveView) request(cmd string) {
 		a.notify(v.why, false)
 		return
 	}
-	body, _ := json.Marshal(r.Body)
-	v.fetch("POST", "/api/live/dags/"+url.PathEscape(v.dag)+"/"+r.Route, string(body), func(status int, resp string) {
-		var out struct {
-			Error    string   `json:"error"`
-			Text     string   `json:"text"`
-			Redrive  []string `json:"redrive"`
-			Release  []string `json:"release"`
-			Skipped  []string `json:"skipped"`
-			Released int      `json:"released"`
-		}
-		_ = json.Unmarshal([]byte(resp), &out) // a body that is not JSON leaves out empty: its status says enough
+	v.fetch("POST", "/api/live/dags/"+url.PathEscape(v.dag)+"/"+r.Route, stringJSON(r.Body), func(status int, resp string) {
+		out, _ := parseJSON(resp) // a body that is not JSON reads as empty: its status says enough
 		if status != 200 {
-			msg := out.Error
+			msg := out.str("error")
 			if msg == "" {
 				msg = "the server answered " + strconv.Itoa(status)
 			}
@@ -181,11 +169,12 @@ func (v *liveView) request(cmd string) {
 			return
 		}
 		if r.Route == "preview" {
-			a.con.markPreview(out.Redrive, out.Release)
-			a.notify(playground.LivePreviewText(len(out.Redrive), out.Released, len(out.Skipped)), false)
+			redrive := out.strs("redrive")
+			a.con.markPreview(redrive, out.strs("release"))
+			a.notify(playground.LivePreviewText(len(redrive), out.integer("released"), len(out.strs("skipped"))), false)
 			return
 		}
-		a.notify("Done: "+out.Text+".", false)
+		a.notify("Done: "+out.str("text")+".", false)
 		v.load()
 	})
 }

@@ -15,8 +15,10 @@ import (
 // It is plain data, with no method that needs more than its fields, so
 // that any source can fill it: [Page.TaskDetail] folds a script's events
 // up to the step shown; a live queue fills it from its own records (the
-// JSON names are the fields' own, in snake case). A script has no
-// workers, arguments or results: those fields stay empty there.
+// JSON names are the fields' own, in snake case; in the browser, read
+// such JSON with the page's own parser, wasm/jsonjs.go: encoding/json
+// would put main.wasm over its budget). A script has no workers,
+// arguments or results: those fields stay empty there.
 type TaskDetail struct {
 	Task string `json:"task"`
 	// State is the task's state; "" when the task has not been submitted
