@@ -226,7 +226,14 @@ type exporter struct {
 	notes    []string // what the script cannot say exactly
 	diffs    []string // where the run differs from the database
 	byScript map[string]*exportTask
-	held     []string // the tasks left RUNNING, by script name, renewed on a long advance
+	held     []heldLease     // the leases held, in the order of their deadlines (of their last renewal)
+	heldSet  map[string]bool // the tasks of held still held, by script name
+}
+
+// heldLease is a task the script holds RUNNING, with its lease's deadline.
+type heldLease struct {
+	task     string
+	deadline time.Duration // 0: it never expires
 }
 
 // maxExportDiffs is the most differences the header lists one by one.
@@ -397,6 +404,7 @@ func (x *exporter) header() ([]scenario.Command, error) {
 	if cfg.Alert.Entries > 0 {
 		h = append(h, scenario.Command{Op: scenario.OpAlert, N: cfg.Alert.Entries, Dur: cfg.Alert.Window})
 	}
+	x.note("the script's clock starts at 0 and moves only for the backoffs of retries: times are not the database's")
 	script, err := scenario.Parse((&scenario.Script{Commands: h}).String())
 	if err != nil {
 		return nil, fmt.Errorf("durable: export %q: its settings are not the language's: %w", x.s.dag, err)
@@ -467,22 +475,30 @@ func (x *exporter) untilReady(t *exportTask) {
 }
 
 // advance moves the clock by d, renewing the held leases on the way so
-// that none expires: in steps of at most half the lease timeout, each
-// followed by a heartbeat of every held lease.
+// that none expires: in steps of at most half the lease timeout, before
+// each of which the leases that would expire within it are renewed (the
+// front of held, whose deadlines are in the order of their renewals). So
+// a lease is renewed about once per lease timeout of the time moved, and
+// the work is O(steps + renewals).
 func (x *exporter) advance(d time.Duration) {
 	lt := x.s.cfg.LeaseTimeout
 	for d > 0 {
 		step := d
-		if lt > 0 && len(x.held) > 0 && step > lt/2 {
+		if lt > 0 && len(x.heldSet) > 0 && step > lt/2 {
 			step = max(lt/2, time.Millisecond)
+		}
+		for lt > 0 && len(x.held) > 0 && x.held[0].deadline > 0 && x.held[0].deadline <= x.q.Now()+step {
+			h := x.held[0]
+			x.held = x.held[1:]
+			if !x.heldSet[h.task] {
+				continue
+			}
+			x.exec(scenario.Command{Op: scenario.OpHeartbeat, Task: h.task})
+			info, _ := x.q.Info(h.task)
+			x.held = append(x.held, heldLease{h.task, info.Timer})
 		}
 		x.exec(scenario.Command{Op: scenario.OpAdvance, Dur: step})
 		d -= step
-		if lt > 0 {
-			for _, h := range x.held {
-				x.exec(scenario.Command{Op: scenario.OpHeartbeat, Task: h})
-			}
-		}
 	}
 }
 
@@ -728,36 +744,10 @@ func (x *exporter) live() {
 		x.settleAlert()
 	}
 
-	// Each task with attempts behind it runs them alone, then is held.
-	var hold []*exportTask
-	for _, t := range x.s.tasks {
-		if !t.byJob && t.attempts > 0 && (t.state == core.Running || t.state == core.Delayed || t.state == core.Ready) {
-			hold = append(hold, t)
-		}
-	}
-	if len(hold) > 0 {
-		x.section(fmt.Sprintf("%d tasks with attempts behind them: each fails its earlier ones, then is held RUNNING", len(hold)))
-		for _, t := range hold {
-			x.submit(t)
-			x.retries(t, t.attempts-1)
-			if x.handOut(t) {
-				x.held = append(x.held, t.script)
-			}
-		}
-		x.note("the script's clock starts at 0 and moves only for the backoffs of retries: times are not the database's")
-	}
+	x.holdLive()
 	if len(ready) > 0 {
 		x.section(fmt.Sprintf("the READY line, %d tasks in its order", len(ready)))
-		for _, t := range ready {
-			if t.attempts == 0 {
-				x.submit(t)
-				continue
-			}
-			e, _ := x.failure(t, t.attempts)
-			x.fail(t, e, false)
-			x.unhold(t)
-			x.untilReady(t)
-		}
+		x.readyLine(ready)
 	}
 	x.restartJob()
 	if len(running) > 0 {
@@ -779,6 +769,124 @@ func (x *exporter) live() {
 	}
 }
 
+// readyLine rebuilds the READY line in its order: a task never handed out
+// is submitted; one that is held fails its last attempt, and waits out its
+// backoff. Without jitter the delays are known beforehand, so the tasks
+// fail one after another, the clock moved before one only as far as keeps
+// its due time after the last one's, and once at the end: the clock moves
+// about one backoff in all when the tasks failed as often as one another.
+// With jitter each waits out its own.
+func (x *exporter) readyLine(ready []*exportTask) {
+	b := x.s.cfg.Backoff
+	var last time.Duration // the latest due time of those failed, not yet READY
+	flush := func() {
+		if last > x.q.Now() {
+			x.advance(last - x.q.Now())
+		}
+	}
+	for _, t := range ready {
+		if t.attempts == 0 {
+			flush()
+			x.submit(t)
+			continue
+		}
+		e, _ := x.failure(t, t.attempts)
+		if b.Jitter != core.JitterNone {
+			x.fail(t, e, false)
+			x.unhold(t)
+			x.untilReady(t)
+			continue
+		}
+		if d := b.Delay(t.attempts, nil); d > 0 && x.q.Now()+d < last {
+			x.advance(last - d - x.q.Now())
+		}
+		x.fail(t, e, false)
+		x.unhold(t)
+		if info, ok := x.q.Info(t.script); ok && info.State == core.Delayed {
+			last = max(last, info.Timer)
+		}
+	}
+	flush()
+}
+
+// holdLive hands out every live task with attempts behind it and leaves it
+// RUNNING, held, having failed the attempts before: its attempts but the
+// last for a RUNNING or DELAYED task (the last is the one held, which a
+// DELAYED task fails later), all of them for a READY one (which fails its
+// last when the READY line is rebuilt). The failures run in rounds, so
+// that no task is held while the clock moves for a backoff: a task that
+// fails n times joins at round R−n+1 of R; each round hands out every task
+// in the line once and fails it, then waits out the latest backoff; after
+// the last round every task is handed out and held. The clock moves at
+// most R times (the most attempts), whatever the number of tasks.
+func (x *exporter) holdLive() {
+	var hold []*exportTask
+	need := map[*exportTask]int{}
+	rounds := 0
+	for _, t := range x.s.tasks {
+		if t.byJob || t.attempts == 0 {
+			continue
+		}
+		switch t.state {
+		case core.Running, core.Delayed:
+			need[t] = t.attempts - 1
+		case core.Ready:
+			need[t] = t.attempts - 1 // the last fails with the READY line
+		default:
+			continue
+		}
+		hold = append(hold, t)
+		rounds = max(rounds, need[t])
+	}
+	if len(hold) == 0 {
+		return
+	}
+	x.section(fmt.Sprintf("%d tasks with attempts behind them fail all but their last, in rounds, then are held RUNNING", len(hold)))
+	done := map[*exportTask]int{}
+	for r := 1; r <= rounds+1; r++ {
+		for _, t := range hold {
+			if need[t] == rounds-r+1 {
+				x.submit(t)
+			}
+		}
+		if r == rounds+1 {
+			break
+		}
+		var due time.Duration
+		for range len(x.q.ReadyTasks()) {
+			st := x.exec(scenario.Command{Op: scenario.OpNext})
+			t := x.byScript[st.Task]
+			if t == nil || done[t] >= need[t] {
+				x.diff("next handed out %q in round %d of the replay's retries", st.Task, r)
+				continue
+			}
+			done[t]++
+			e, _ := x.failure(t, done[t])
+			if x.fail(t, e, false) == core.Delayed {
+				info, _ := x.q.Info(t.script)
+				due = max(due, info.Timer)
+			}
+		}
+		if due > x.q.Now() {
+			x.advance(due - x.q.Now())
+		}
+	}
+	for range len(x.q.ReadyTasks()) {
+		st := x.exec(scenario.Command{Op: scenario.OpNext})
+		x.hold(st.Task)
+	}
+}
+
+// hold keeps the task RUNNING, its lease renewed when the clock moves.
+func (x *exporter) hold(task string) {
+	if x.heldSet == nil {
+		x.heldSet = map[string]bool{}
+	}
+	info, _ := x.q.Info(task)
+	x.held = append(x.held, heldLease{task, info.Timer})
+	x.heldSet[task] = true
+}
+
 // ptr is *p, or the largest value for nil.
 func ptr(p *int64) int64 {
 	if p == nil {
@@ -787,9 +895,16 @@ func ptr(p *int64) int64 {
 	return *p
 }
 
-// unhold forgets that t is held.
+// unhold forgets that t is held: O(1), the list compacted when half of
+// it is forgotten.
 func (x *exporter) unhold(t *exportTask) {
-	x.held = slices.DeleteFunc(x.held, func(n string) bool { return n == t.script })
+	if !x.heldSet[t.script] {
+		return
+	}
+	delete(x.heldSet, t.script)
+	if len(x.heldSet) < len(x.held)/2 {
+		x.held = slices.DeleteFunc(x.held, func(h heldLease) bool { return !x.heldSet[h.task] })
+	}
 }
 
 // settleAlert clears the replay's growth alert, where the database's is

@@ -552,3 +552,109 @@ func TestExportScriptOfRandomHistories(t *testing.T) {
 // exportSeed is the seed of TestExportScriptOfRandomHistories: fixed, so
 // that a run repeats; change it to explore other histories.
 const exportSeed uint64 = 20261202
+
+// TestExportScriptGrowsWithTheDAGNotItsSquare exports a DAG of n tasks
+// under leases and a backoff, two thirds READY after two failed attempts
+// and a third held RUNNING: the held leases must be renewed while the
+// clock moves for the backoffs, and the script must stay O(n) lines (the
+// READY tasks waiting out their backoffs together, not one after another),
+// and replay to the database's state.
+func TestExportScriptGrowsWithTheDAGNotItsSquare(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, durable.Options{VirtualClock: true})
+	q := openQueue(t, db, core.Config{MaxAttempts: 4, LeaseTimeout: 4 * time.Second,
+		Backoff: core.Backoff{Base: time.Second, Factor: 2, Max: 8 * time.Second}})
+	const n = 240
+	var tasks []durable.NewTask
+	for i := range n {
+		tasks = append(tasks, durable.NewTask{Name: fmt.Sprint("t", i)})
+	}
+	if err := q.SubmitAll(bg, tasks); err != nil {
+		t.Fatal(err)
+	}
+	failAll := func(keep int) {
+		t.Helper()
+		ls, err := q.NextBatch(bg, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range ls {
+			if i >= len(ls)-keep {
+				continue
+			}
+			if _, err := q.Fail(bg, l, fmt.Errorf("timeout after %ds", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	failAll(0)
+	if err := q.Advance(bg, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	failAll(n / 3)
+	if err := q.Advance(bg, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// Half of the READY ones fail a third time and wait 4 s, the others
+	// renewing their leases meanwhile.
+	ls, err := q.NextBatch(bg, n/3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		if _, err := q.Fail(bg, l, errors.New("timeout")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range heldLeases(t, q) {
+		if _, err := q.Heartbeat(bg, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := q.Advance(bg, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range heldLeases(t, q) {
+		if _, err := q.Heartbeat(bg, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := q.Advance(bg, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	script, err := db.ExportScript(bg, q.DAG())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(script, "\n")
+	beats := strings.Count(script, "\nheartbeat ")
+	t.Logf("%d tasks: %d lines, %d heartbeats", n, lines, beats)
+	if beats == 0 {
+		t.Errorf("no lease renewed while the clock moved 4 s under leases of 4 s")
+	}
+	if lines > 12*n {
+		t.Errorf("%d lines for %d tasks: more than 12 a task", lines, n)
+	}
+	sameAsDB(t, q, replay(t, script), nil)
+}
+
+// heldLeases returns the current leases of the RUNNING tasks of q.
+func heldLeases(t *testing.T, q *durable.Queue) []core.Lease {
+	t.Helper()
+	states, err := q.States(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []core.Lease
+	for task, st := range states {
+		if st != core.Running {
+			continue
+		}
+		l, ok, err := q.Lease(bg, task)
+		if err != nil || !ok {
+			t.Fatalf("Lease(%s): %v %v", task, ok, err)
+		}
+		out = append(out, l)
+	}
+	return out
+}
