@@ -28,6 +28,7 @@ func (a *app) wire() {
 	a.share.wire()
 	a.pop.wire()
 	a.detail.wire()
+	a.tally.wireFilter()
 	a.practice.wire()
 	addOption(e.picker, "", "Your script").Set("disabled", true)
 	for _, entry := range scenario.Library() {

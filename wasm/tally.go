@@ -3,18 +3,27 @@
 package main
 
 import (
+	"html"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/internal/playground"
 	"honnef.co/go/js/dom/v2"
-	"strconv"
-	"strings"
 )
 
 // tally is what is counted at the step: the tasks in each state, and the
-// edges the cycle check examined.
+// edges the cycle check examined. A state's count is a button that filters
+// the drawing by it (filter.go).
 type tally struct {
 	a  *app
-	el struct{ counts, visits, visitsNote *dom.BasicHTMLElement }
+	el struct {
+		counts, visits, visitsNote *dom.BasicHTMLElement
+		filterStyle                js.Value // the filter's style sheet
+	}
 }
 
 func newTally(a *app) *tally {
@@ -32,11 +41,30 @@ func (t *tally) render() {
 	setDataset(t.el.visits, "strategy", p.Strategy())
 
 	counts, all := p.Counts()
+	filter := p.Filter()
 	var b strings.Builder
-	for _, c := range counts {
-		st := render.StyleOf(c.State)
-		b.WriteString(`<li class="badge" data-state="` + string(c.State) + `">` + st.Icon + " " + st.Label + " " + strconv.Itoa(c.N) + `</li>`)
+	for _, st := range core.States() {
+		n, on := 0, slices.Contains(filter, st)
+		for _, c := range counts {
+			if c.State == st {
+				n = c.N
+			}
+		}
+		if n == 0 && !on {
+			continue
+		}
+		sty := render.StyleOf(st)
+		cls := "badge"
+		if on {
+			cls += " on"
+		}
+		b.WriteString(`<li class="` + cls + `" data-state="` + string(st) + `"><button type="button" class="count-toggle" data-filter="` + string(st) + `" aria-pressed="` + strconv.FormatBool(on) +
+			`" title="Show only the ` + sty.Label + ` tasks (click again to show all)">` + sty.Icon + " " + sty.Label + " " + strconv.Itoa(n) + `</button></li>`)
 	}
 	b.WriteString(`<li class="muted">` + playground.OfAll(all) + `</li>`)
+	if note := p.FilterNote(); note != "" {
+		b.WriteString(`<li class="filter-note" role="status">` + html.EscapeString(note) + ` <button type="button" class="small" data-filter-clear="1">Show all ✕</button></li>`)
+	}
 	t.el.counts.SetInnerHTML(b.String())
+	t.applyFilter(filter)
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/incremental"
 )
@@ -51,6 +52,9 @@ type Link struct {
 	Practice PracticeLink
 	// Live is live=DAG: a live DAG of wq serve --db (see [Page.OpenLive]).
 	Live string
+	// Show is show=DEAD,BLOCKED: the drawing shows only the tasks in these
+	// states, in the order of core.States (see [Page.Filter]).
+	Show []core.State
 }
 
 // Address is a page's address read once: its [Link], the parameters that
@@ -145,6 +149,13 @@ func (l Link) params() string {
 	}
 	if len(l.Panels) > 0 {
 		add("panels", strings.Join(l.Panels, ","))
+	}
+	if len(l.Show) > 0 {
+		names := make([]string, len(l.Show))
+		for i, st := range l.Show {
+			names[i] = string(st)
+		}
+		add("show", strings.Join(names, ","))
 	}
 	l.Practice.params(add)
 	return b.String()
@@ -271,6 +282,9 @@ func parseLink(query, fragment string) (Link, []error, map[string]string) {
 		} else {
 			l.Live = v
 		}
+	}
+	if v, ok := params["show"]; ok {
+		l.Show = parseFilter(v, bad)
 	}
 	parsePractice(params, &l, bad)
 	return l, errs, params

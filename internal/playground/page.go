@@ -44,6 +44,7 @@ type Page struct {
 	front    string // the front of the READY line there
 
 	preview *shownPreview // the console's last Preview, while its step is shown
+	filter  []core.State  // the states the drawing shows; nil for all ([Page.Filter])
 
 	live string // the live DAG shown ([Page.OpenLive]); "" for the simulator
 
@@ -144,6 +145,7 @@ func (p *Page) OpenAddress(a Address) (text string, notices []string, err error)
 	}
 	p.embed = l.Embed
 	p.panels = l.Panels
+	p.filter = l.Show
 	p.strategy = l.Strategy
 	p.undo = nil
 	step := 0

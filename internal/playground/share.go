@@ -10,7 +10,7 @@ import (
 // names a scenario only while its text is the library's: acting makes the
 // script one's own, Undo brings the name back with the text.)
 func (p *Page) link() Link {
-	l := Link{Step: p.s.Cursor(), HasStep: true, Strategy: p.strategy, Embed: p.embed, Panels: p.Panels()}
+	l := Link{Step: p.s.Cursor(), HasStep: true, Strategy: p.strategy, Embed: p.embed, Panels: p.Panels(), Show: p.filter}
 	if p.name != "" {
 		l.Scenario = p.name
 	} else {
