@@ -23,6 +23,9 @@ const dbUsage = `wq db operates a durable queue's database:
   wq db show URL DAG             a DAG's tasks by state, what each waits on, the names
                                  awaited that never arrived
   wq db dlq URL DAG              a DAG's dead-letter queue, grouped by root cause
+  wq db task URL DAG TASK        a task's detail: its state and why, its failed attempts
+                                 with their errors, times and lease holders, its lease,
+                                 what it waits on and what waits on it, its args and result
   wq db redrive URL DAG (--group N|--match TEXT) [--preview] [--rate N/D]
                                  redrive the DEAD tasks of a group (as dlq numbers them)
                                  or whose error contains TEXT: at once, or N every D;
@@ -54,9 +57,9 @@ func dbCmd(args []string, stdout io.Writer) error {
 		return nil
 	case "migrate":
 		return migrateCmd(rest, stdout)
-	case "dags", "show", "dlq", "redrive", "delete", "export", "move", "metrics":
+	case "dags", "show", "dlq", "task", "redrive", "delete", "export", "move", "metrics":
 	default:
-		return usageError{fmt.Errorf("unknown db subcommand %q (want dags, show, dlq, redrive, delete, export, move, metrics or migrate)", sub)}
+		return usageError{fmt.Errorf("unknown db subcommand %q (want dags, show, dlq, task, redrive, delete, export, move, metrics or migrate)", sub)}
 	}
 	fs := flag.NewFlagSet("wq db "+sub, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -97,11 +100,14 @@ func dbCmd(args []string, stdout io.Writer) error {
 		}
 		return moveCmd(ctx, pos[:len(pos)-1], pos[len(pos)-1], *to, stdout)
 	}
-	want := "URL and DAG"
-	if sub == "dags" || sub == "metrics" {
-		want = "URL"
+	want, nargs := "URL and DAG", 2
+	switch sub {
+	case "dags", "metrics":
+		want, nargs = "URL", 1
+	case "task":
+		want, nargs = "URL, DAG and TASK", 3
 	}
-	if len(pos) != strings.Count(want, " ")/2+1 {
+	if len(pos) != nargs {
 		return usageError{fmt.Errorf("db %s takes %s (got %d arguments)", sub, want, len(pos))}
 	}
 	if sub == "metrics" {
@@ -134,8 +140,11 @@ func dbCmd(args []string, stdout io.Writer) error {
 	if !ok {
 		return fmt.Errorf("no DAG %q", dag)
 	}
-	if sub == "export" {
+	switch sub {
+	case "export":
 		return exportCmd(ctx, db, dag, *outFile, stdout)
+	case "task":
+		return taskCmd(ctx, db, dag, pos[2], stdout)
 	}
 	q, err := db.Queue(ctx, dag, core.Config{MaxAttempts: 1}) // exists: its settings are kept
 	if err != nil {

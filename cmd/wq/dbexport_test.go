@@ -6,8 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,4 +163,47 @@ func TestDBExportGolden(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the dead-letter queue after wq run:\n%s\nin the database:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// stamps are the times wq db task prints, and lease ids: the golden file
+// has them as TIME and N.
+var (
+	stamps   = regexp.MustCompile(`\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}`)
+	leaseIDs = regexp.MustCompile(`lease \d+,`)
+)
+
+// TestDBTaskGolden prints, with wq db task, the detail of the incident's
+// tasks in each state — a permanent death, one blocked downstream waiting
+// on a name never submitted, one in its backoff after a failure, one held
+// — and refuses a name only awaited and a DAG that does not exist: the
+// output is compared with a golden file, times read TIME, this process
+// (the holder of the leases it took) HOLDER.
+func TestDBTaskGolden(t *testing.T) {
+	url := pgtest.New(t)
+	incident(t, url)
+	host, _ := os.Hostname()
+	holder := host + ":" + strconv.Itoa(os.Getpid())
+	var got bytes.Buffer
+	for _, args := range [][]string{
+		{"db", "task", url, "incident", "download-1"},
+		{"db", "task", url, "incident", "report"},
+		{"db", "task", url, "incident", "thumbnails"},
+		{"db", "task", url, "incident", "index"},
+		{"db", "task", url, "incident", "download-3"},
+		{"db", "task", url, "incident", "calendar"},
+		{"db", "task", url, "nope", "x"},
+		{"db", "task", url, "incident"},
+	} {
+		var out bytes.Buffer
+		err := run(args, &out, &out)
+		got.WriteString("$ wq " + strings.ReplaceAll(strings.Join(args, " "), url, "URL") + "\n")
+		text := stamps.ReplaceAllString(out.String(), "TIME")
+		text = leaseIDs.ReplaceAllString(text, "lease N,")
+		got.WriteString(strings.ReplaceAll(text, holder, "HOLDER"))
+		if err != nil {
+			got.WriteString("--- wq: " + err.Error() + "\n")
+		}
+		fmt.Fprintf(&got, "--- exit %d\n", exitCode(err))
+	}
+	golden.Check(t, filepath.Join("testdata", "golden", "db-task.txt"), got.Bytes(), "go test ./cmd/wq -run TestDBTaskGolden -update")
 }

@@ -4,8 +4,8 @@
 //	wq run [--json] [--strategy NAME] FILE|-   run a scenario, print its trace as it runs
 //	wq run --db URL FILE|-                    the same, against the durable queue in Postgres
 //	wq migrate URL                            create or update the durable queue's tables
-//	wq db SUBCOMMAND URL ...                  operate a durable queue: dags, show, dlq,
-//	                                          redrive, delete, export, migrate
+//	wq db SUBCOMMAND URL ...                  operate a durable queue: dags, show, dlq, task,
+//	                                          redrive, delete, export, move, metrics, migrate
 //	wq scenarios [NAME]                       list the built-in scenarios, or print one
 //	wq strategies                             list the cycle-check strategies
 //	wq serve [--addr HOST:PORT]               serve the playground (127.0.0.1:8080)

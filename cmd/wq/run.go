@@ -29,8 +29,9 @@ Usage:
                                  run it against the durable queue in Postgres
                                  (a new DAG unless --dag names one): the same trace
   wq migrate URL                 create or update the durable queue's tables
-  wq db SUBCOMMAND URL ...       operate a durable queue: dags, show, dlq, redrive,
-                                 delete, export, migrate (wq db help says more)
+  wq db SUBCOMMAND URL ...       operate a durable queue: dags, show, dlq, task,
+                                 redrive, delete, export, move, metrics, migrate
+                                 (wq db help says more)
   wq scenarios [NAME]            list the built-in scenarios, or print one's text
   wq strategies                  list the cycle-check strategies, the default marked
   wq svg [--step N|end] [--animate] [--strategy NAME] FILE|-
