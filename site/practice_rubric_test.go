@@ -17,7 +17,7 @@ func TestRubricPageLinksEveryLevel(t *testing.T) {
 	}
 	body := rec.Body.String()
 	for _, want := range []string{"Mid-level", "Senior", "Staff", "?practice=L5&amp;set=book&amp;ex=diamond-with-another-dead-root", "?scenario=tricky-cycle",
-		`id="your-own-queue"`, "wq practice init --level L4"} {
+		`id="your-own-queue"`, "wq practice init --level L4", `href="./?interview=new"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the rubric page lacks %q", want)
 		}

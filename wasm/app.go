@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -11,6 +12,7 @@ import (
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/internal/playground"
+	trainer "github.com/dagq/dagq/internal/practice"
 )
 
 // app is the page: a playground.Page, which decides everything, and its
@@ -25,20 +27,21 @@ import (
 type app struct {
 	p *playground.Page
 
-	ed       *editor      // the script and its line numbers
-	tl       *timeline    // the step controls and play
-	d        *drawing     // the graph, its zoom, pan, find and follow
-	ready    *readyLine   // the READY line
-	dlq      *dlqList     // the dead-letter queue
-	con      *console     // the operator's console above the DLQ
-	log      *eventLog    // the event log
-	tally    *tally       // the counts of states and the cycle check's visits
-	clk      *clockPanel  // the clock and its timers
-	share    *sharePanel  // the share panel
-	pop      *popover     // a task's actions
-	detail   *detailPanel // a task's detail
-	practice *practice    // practice mode
-	live     *liveView    // the live DAG's view (wq serve --db)
+	ed        *editor      // the script and its line numbers
+	tl        *timeline    // the step controls and play
+	d         *drawing     // the graph, its zoom, pan, find and follow
+	ready     *readyLine   // the READY line
+	dlq       *dlqList     // the dead-letter queue
+	con       *console     // the operator's console above the DLQ
+	log       *eventLog    // the event log
+	tally     *tally       // the counts of states and the cycle check's visits
+	clk       *clockPanel  // the clock and its timers
+	share     *sharePanel  // the share panel
+	pop       *popover     // a task's actions
+	detail    *detailPanel // a task's detail
+	practice  *practice    // practice mode
+	interview *interview   // a mock interview
+	live      *liveView    // the live DAG's view (wq serve --db)
 
 	scrolls []scrollWrite // scroll positions to set in the next frame (scrollLater)
 
@@ -100,6 +103,7 @@ func newApp() *app {
 	a.pop = newPopover(a)
 	a.detail = newDetailPanel(a)
 	a.practice = newPractice(a)
+	a.interview = newInterview(a)
 	a.live = newLiveView(a)
 	crashed = a.crash
 	return a
@@ -155,6 +159,14 @@ func (a *app) loadURL() {
 	a.tl.pause()
 	loc := js.Global().Get("location")
 	addr := playground.ReadAddress(loc.Get("search").String(), loc.Get("hash").String())
+	if iv, ok, errs := trainer.ParseInterview(loc.Get("search").String(), loc.Get("hash").String()); ok {
+		a.interview.open(iv) // beside the page, which shows what the rest of the address says
+		defer func() {
+			if len(errs) > 0 {
+				a.notify(errors.Join(errs...).Error(), true)
+			}
+		}()
+	}
 	if addr.Link.Practice.On() {
 		a.practice.open(addr.Link.Practice, true)
 		return
@@ -316,6 +328,9 @@ const addressPause = 250 * time.Millisecond
 // pageAddress is what the address bar says: the practice link while
 // practising, else what the page says.
 func (a *app) pageAddress() string {
+	if a.interview.on {
+		return a.interview.iv.Query(a.interview.iv.Role)
+	}
 	if addr, ok := a.practice.address(); ok {
 		return addr
 	}

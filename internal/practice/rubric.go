@@ -97,7 +97,11 @@ func RubricLink(l Level, exercise string) string {
 
 // ownQueue is the rubric page's way to the other half of the question:
 // writing the queue, held to dagq's rules by core/queuetest.
-const ownQueue = `<section class="rubric-level" id="your-own-queue">
+const ownQueue = `<section class="rubric-level" id="mock-interview">
+<h2>Mock interview</h2>
+<p>Forty-five minutes that walk L4, L5 and L6 as an interviewer would: the clock, what to ask and the probes, and a scoring sheet of the points above (heard, partly, not), with a summary to keep. <a id="start-interview" href="./?interview=new">Start a mock interview ▸</a> — it gives you a link for the candidate, who sees the clock and the question only.</p>
+</section>
+<section class="rubric-level" id="your-own-queue">
 <h2>Bring your own queue</h2>
 <p>Write the queue in Go and hold it to dagq's rules at your level: from a dagq checkout,</p>
 <pre><code>go run ./cmd/wq practice init --level L4 ../myqueue
