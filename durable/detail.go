@@ -97,9 +97,9 @@ type HeldLease struct {
 // TaskDetail returns the detail of the task name of dag. A DAG that does
 // not exist, or a name it was never given as a task, is an error that is
 // ErrNoTask. It reads one snapshot (a read-only, repeatable-read
-// transaction) in three statements: the task's row with its dependencies
-// and dependents (at most MaxDetailLinks each), and its failed attempts
-// (at most 20); O(deps + dependents) rows, bounded.
+// transaction) in two statements besides its BEGIN and COMMIT: the task's
+// row with its dependencies and dependents (at most MaxDetailLinks each),
+// and its failed attempts (at most 20); O(deps + dependents) rows, bounded.
 func (db *DB) TaskDetail(ctx context.Context, dag, name string) (TaskDetail, error) {
 	td := TaskDetail{DAG: dag, Name: name}
 	err := pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {

@@ -226,3 +226,40 @@ func TestStatementsPerHandoutAndComplete(t *testing.T) {
 	failed.Store(c.n.Load())
 	t.Logf("a failure took %d statements, its attempt's record included", failed.Load())
 }
+
+// TestStatementsOfTheOperatorReads counts the round trips of TaskDetail
+// and ExportScript, BEGIN and COMMIT included: a constant, whatever the
+// size of the DAG (4 and 6).
+func TestStatementsOfTheOperatorReads(t *testing.T) {
+	t.Parallel()
+	c := &counter{}
+	db := openDB(t, durable.Options{Tracer: c, VirtualClock: true})
+	for _, n := range []int{10, 300} {
+		q := openQueue(t, db, core.Config{MaxAttempts: 1})
+		tasks := []durable.NewTask{{Name: "root"}}
+		for i := 1; i < n; i++ {
+			tasks = append(tasks, durable.NewTask{Name: fmt.Sprint("t", i), Deps: []string{"root", fmt.Sprint("t", i-1)}})
+		}
+		if err := q.SubmitAll(bg, tasks); err != nil {
+			t.Fatal(err)
+		}
+		l, _ := next(t, q)
+		if _, err := q.Fail(bg, l, errors.New("x")); err != nil {
+			t.Fatal(err)
+		}
+		c.n.Store(0)
+		if _, err := db.TaskDetail(bg, q.DAG(), "root"); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.n.Load(); got != 4 {
+			t.Errorf("n=%d: TaskDetail took %d statements, want 4", n, got)
+		}
+		c.n.Store(0)
+		if _, err := db.ExportScript(bg, q.DAG()); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.n.Load(); got != 6 {
+			t.Errorf("n=%d: ExportScript took %d statements, want 6", n, got)
+		}
+	}
+}

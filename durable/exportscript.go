@@ -49,7 +49,7 @@ import (
 // it stands.
 //
 // It reads the DAG in one snapshot (a read-only, repeatable-read
-// transaction, four statements); the cost is O(tasks + edges + the
+// transaction, four statements besides its BEGIN and COMMIT); the cost is O(tasks + edges + the
 // attempts recorded) reads, and a run of the script, O(its commands).
 // A DAG that does not exist is an error.
 func (db *DB) ExportScript(ctx context.Context, dag string) (string, error) {
