@@ -37,7 +37,8 @@ type handout struct {
 // or, with dag "", of all of them, to holder (recorded with the time in
 // the same UPDATE, for TaskDetail): one statement, FOR UPDATE SKIP LOCKED,
 // so that workers running at once take different tasks and never wait for
-// one another. It returns them in READY order, each with its arguments and
+// one another; none of a DAG paused by a move (see [Sharded.Move]). It
+// returns them in READY order, each with its arguments and
 // its dependencies' results, read in the same statement: one lookup by
 // primary key a dependency (a subquery per name, which the planner cannot
 // turn into a scan of the DAG), so O(b + e) rows for b tasks and their e
@@ -63,6 +64,7 @@ func (db *DB) next1(ctx context.Context, dag string, n int, holder string) ([]ha
 	rows, err := q.Query(ctx, `WITH picked AS (
 			SELECT dag, name, ready_seq, changed, deps FROM dagq_tasks
 			WHERE state = 'READY' `+filter+`
+				AND dag NOT IN (SELECT p.dag FROM dagq_dags p WHERE p.paused)
 			ORDER BY ready_seq LIMIT $1 FOR UPDATE SKIP LOCKED),
 		clock AS (
 			SELECT d.dag, d.lease_timeout AS lt, coalesce(`+db.now("$2")+`, d.now) AS now

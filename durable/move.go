@@ -38,11 +38,20 @@ var moveSequences = []string{"dagq_lease_ids", "dagq_line"}
 // both copies, which the workers of both databases run, until
 // [Sharded.Repair] deletes the one the placement does not name.
 //
-// A handler that holds a lease of the DAG when it moves loses it: its
-// completion, sent to the old database, is refused (the DAG is not there),
-// and the task, RUNNING in the new one under the same lease, runs again
-// there when that lease expires; so a task runs at least once, as after a
-// crash. Every other Sharded reads the new placement when it next opens
+// Tasks RUNNING when the move begins finish where they run: first the DAG
+// is paused in its old database (none of its tasks is handed out; other
+// DAGs are not touched), and Move waits, polling every 10 ms, until none
+// of its tasks is RUNNING (their handlers returned and their results
+// committed, or their leases expired and the maintenance pass failed
+// them), then checks again under the freeze and copies no RUNNING task: a
+// move never makes a task run twice. It waits at most the DAG's lease
+// timeout and 10 s more (a lease expires by then, and a worker's
+// maintenance pass fails it within its Poll), and as long as ctx allows;
+// then it resumes the DAG where it is and returns an error that says how
+// many tasks are still RUNNING: nothing moved. The copy is resumed in the
+// new database as it commits. A process that dies while the DAG is paused
+// leaves it paused until [Sharded.Repair] (or a Move) resumes it. Every
+// other Sharded reads the new placement when it next opens
 // the DAG, and its Complete, Fail and Heartbeat follow it; a Submit
 // through a Queue it opened before the move is refused ("no DAG") until
 // it opens the DAG again, never applied to a second copy. Moving a DAG to where it is
@@ -56,6 +65,9 @@ func (s *Sharded) Move(ctx context.Context, dag string, to int) error {
 	// in the other order: Postgres aborts one, and the move is tried again.
 	for attempt := 0; ; attempt++ {
 		err := s.move1(ctx, dag, to)
+		if errors.Is(err, errStillRunning) && attempt < 20 {
+			continue // a task of it was handed out as the pause committed
+		}
 		if err != nil && retryable(err) && attempt < 20 {
 			time.Sleep(time.Duration(attempt+1) * time.Millisecond)
 			continue
@@ -74,6 +86,16 @@ func (s *Sharded) move1(ctx context.Context, dag string, to int) error {
 		return nil
 	}
 	src, dst := s.shards[from], s.shards[to]
+	moved := false
+	defer func() {
+		if !moved {
+			// Resumed where it is: a failed move leaves the DAG as it was.
+			_, _ = src.pool.Exec(context.WithoutCancel(ctx), "UPDATE dagq_dags SET paused = false WHERE dag = $1 AND paused", dag) // best effort: Repair resumes it
+		}
+	}()
+	if err := src.drain(ctx, dag); err != nil {
+		return fmt.Errorf("durable: move %q: %w", dag, err)
+	}
 	stx, err := src.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("durable: move %q: %w", dag, err)
@@ -94,6 +116,13 @@ func (s *Sharded) move1(ctx context.Context, dag string, to int) error {
 	}
 	if _, err := stx.Exec(ctx, "SELECT 1 FROM dagq_tasks WHERE dag = $1 FOR UPDATE", dag); err != nil {
 		return fmt.Errorf("durable: move %q: %w", dag, err)
+	}
+	var running int
+	if err := stx.QueryRow(ctx, "SELECT count(*) FROM dagq_tasks WHERE dag = $1 AND state = 'RUNNING'", dag).Scan(&running); err != nil {
+		return fmt.Errorf("durable: move %q: %w", dag, err)
+	}
+	if running > 0 {
+		return errStillRunning
 	}
 	copied := map[string]int64{}
 	for _, seq := range moveSequences {
@@ -157,6 +186,9 @@ func (s *Sharded) move1(ctx context.Context, dag string, to int) error {
 				return err
 			}
 		}
+		if _, err := dtx.Exec(ctx, "UPDATE dagq_dags SET paused = false WHERE dag = $1", dag); err != nil {
+			return err
+		}
 		if to == 0 {
 			return setPlacement(ctx, dtx, dag, to)
 		}
@@ -202,11 +234,50 @@ func (s *Sharded) move1(ctx context.Context, dag string, to int) error {
 			return err
 		}
 	}
+	moved = true
 	s.mu.Lock()
 	s.placed[dag] = to
 	delete(s.queues, dag)
 	s.mu.Unlock()
 	return nil
+}
+
+// errStillRunning is why a move's freeze found a task of the DAG RUNNING
+// after the drain (one handed out just before the pause): it drains again.
+var errStillRunning = errors.New("durable: a task is RUNNING")
+
+// drain pauses dag's hand-outs and waits until none of its tasks is
+// RUNNING, polling every 10 ms, at most the DAG's lease timeout and 10 s
+// more, and while ctx allows (see [Sharded.Move]). The pause is committed:
+// the caller resumes the DAG if it does not move it.
+func (db *DB) drain(ctx context.Context, dag string) error {
+	var lease int64
+	err := db.pool.QueryRow(ctx, "UPDATE dagq_dags SET paused = true WHERE dag = $1 RETURNING lease_timeout", dag).Scan(&lease)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return errNoDAG(dag)
+	}
+	if err != nil {
+		return err
+	}
+	limit := time.Duration(lease) + 10*time.Second
+	start := localNow()
+	for {
+		var running int
+		if err := db.pool.QueryRow(ctx, "SELECT count(*) FROM dagq_tasks WHERE dag = $1 AND state = 'RUNNING'", dag).Scan(&running); err != nil {
+			return err
+		}
+		if running == 0 {
+			return nil
+		}
+		if localNow().Sub(start) > limit {
+			return fmt.Errorf("%d tasks still RUNNING after %v (their workers neither finished them nor expired their leases): nothing moved", running, limit)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%d tasks still RUNNING: %w: nothing moved", running, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // setPlacement records in tx, on the directory, that dag lives in shard i.

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -40,10 +42,12 @@ func dagRows(t *testing.T, db *durable.DB, dag string) map[string][]string {
 }
 
 // TestMoveCopiesEveryRowAsItStands moves a DAG with a task in every state
-// (one RUNNING under a lease a client holds) from the directory to another
-// shard: the new database holds exactly the rows the old one held, the old
-// one none, and the DAG goes on there — the held lease completes, the old
-// database refuses it, a new submit lands behind the copied READY line.
+// from the directory to another shard, one of them RUNNING under a lease a
+// client holds: the move pauses the DAG (nothing of it is handed out) and
+// waits for that task, whose completion the old database takes; then the
+// new database holds exactly the rows the old one held (but the pause), the
+// old one none, and the DAG goes on there — the finished lease is refused,
+// a new submit lands behind the copied READY line.
 func TestMoveCopiesEveryRowAsItStands(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -91,7 +95,6 @@ func TestMoveCopiesEveryRowAsItStands(t *testing.T) {
 	if i, err := other.Locate(ctx, dag); err != nil || i != 0 {
 		t.Fatalf("%s is located in %d (%v), want 0", dag, i, err)
 	}
-	before := dagRows(t, dbs[0], dag)
 	want := map[string]core.State{"a": core.Succeeded, "b": core.Ready, "c": core.Dead, "d": core.Blocked, "e": core.Running, "f": core.Pending}
 	if states, err := q.States(ctx); err != nil || !maps(states, want) {
 		t.Fatalf("before the move: %v (%v), want %v", states, err, want)
@@ -109,13 +112,59 @@ func TestMoveCopiesEveryRowAsItStands(t *testing.T) {
 	if err := dbs[0].Pool().QueryRow(ctx, "SELECT count(*) FROM dagq_placement WHERE dag = 'never-opened'").Scan(&placed); err != nil || placed != 0 {
 		t.Errorf("the refused move recorded %d placements (%v)", placed, err)
 	}
-	if err := s.Move(ctx, dag, 1); err != nil {
+
+	// The DAG's lock, held here, keeps the move from copying until the
+	// rows it should copy have been read.
+	lock, err := dbs[0].Pool().Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = lock.Rollback(ctx) }()
+	if _, err := lock.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", dag); err != nil {
+		t.Fatal(err)
+	}
+	moved := make(chan error, 1)
+	go func() { moved <- s.Move(ctx, dag, 1) }()
+	waitFor(t, "the move to pause the DAG", func() bool {
+		var paused bool
+		if err := dbs[0].Pool().QueryRow(ctx, "SELECT paused FROM dagq_dags WHERE dag = $1", dag).Scan(&paused); err != nil {
+			t.Fatal(err)
+		}
+		return paused
+	})
+	if ls, err := dbs[0].NextBatch(ctx, 10); err != nil || len(ls) != 0 {
+		t.Fatalf("a paused DAG handed out %v (%v), want nothing: b is READY", ls, err)
+	}
+	select {
+	case err := <-moved:
+		t.Fatalf("the move returned (%v) while e was RUNNING", err)
+	default:
+	}
+	if err := dbs[0].Complete(ctx, held); err != nil {
+		t.Fatalf("the old database refused the completion of a task RUNNING as the move began: %v", err)
+	}
+	before := dagRows(t, dbs[0], dag)
+	if err := lock.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-moved; err != nil {
 		t.Fatal(err)
 	}
 	if i, err := s.Locate(ctx, dag); err != nil || i != 1 {
 		t.Fatalf("after the move %s is located in %d (%v), want 1", dag, i, err)
 	}
 	after := dagRows(t, dbs[1], dag)
+	if len(after["dagq_dags"]) != 1 || !strings.Contains(after["dagq_dags"][0], `"paused":false`) {
+		t.Errorf("the moved DAG's row is %v, want it resumed", after["dagq_dags"])
+	}
+	// The pause is the one thing the move changed: paused, and when the row
+	// changed.
+	unpaused := regexp.MustCompile(`"(paused|changed)":[^,}]*`)
+	for _, rows := range []map[string][]string{before, after} {
+		for i, r := range rows["dagq_dags"] {
+			rows["dagq_dags"][i] = unpaused.ReplaceAllString(r, "")
+		}
+	}
 	for table, rows := range before {
 		if !slices.Equal(rows, after[table]) {
 			t.Errorf("%s: the new database holds\n%v\nthe old one held\n%v", table, after[table], rows)
@@ -133,15 +182,12 @@ func TestMoveCopiesEveryRowAsItStands(t *testing.T) {
 		t.Errorf("a move to where the DAG is: %v", err)
 	}
 
-	// The DAG goes on in its new shard.
+	// The DAG goes on in its new shard, where e is done.
 	if err := dbs[0].Complete(ctx, held); err == nil {
 		t.Error("the old database accepted a completion of the moved DAG")
 	}
-	if _, err := other.Heartbeat(ctx, held); err != nil {
-		t.Fatalf("the lease held across the move, renewed by a Sharded that cached the old shard: %v", err)
-	}
-	if err := other.Complete(ctx, held); err != nil {
-		t.Fatalf("the lease held across the move, completed by a Sharded that cached the old shard: %v", err)
+	if err := other.Complete(ctx, held); !errors.Is(err, core.ErrNotRunning) {
+		t.Errorf("the finished lease, completed again by a Sharded that cached the old shard: %v, want ErrNotRunning", err)
 	}
 	q, err = s.Queue(ctx, dag, core.Config{MaxAttempts: 3})
 	if err != nil {
@@ -177,8 +223,7 @@ func maps(a, b map[string]core.State) bool {
 // moves DAGs to it (and one of them on to the directory) while workers run
 // on every database: every task of every DAG ends SUCCEEDED, each DAG lives
 // in exactly one database, the one its placement names, and every handler
-// run is one the database counted as an attempt (a task whose lease moved
-// under its handler runs again when that lease expires, and only then).
+// ran once: a move waits for the DAG's RUNNING tasks, so none runs again.
 // Tasks submitted after the moves, through the Sharded that moved them and
 // through one made before (which refuses a DAG in a shard it was not
 // given), land in the DAG where it lives.
@@ -336,7 +381,72 @@ func TestMoveUnderRunningWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		if again > 0 {
-			t.Logf("%s: %d tasks ran again (their lease moved under their handler)", dag, again)
+			t.Errorf("%s: %d tasks ran again", dag, again)
 		}
+	}
+}
+
+// TestMoveThatCannotDrainMovesNothing: a move waits for a RUNNING task
+// whose client never settles it only as long as its context allows, then
+// gives up: nothing moved, the DAG resumed where it is. A pause left by a
+// move that died is lifted by Repair.
+func TestMoveThatCannotDrainMovesNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dbs := []*durable.DB{openDB(t, durable.Options{}), openDB(t, durable.Options{})}
+	s, err := durable.NewSharded(dbs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dag := ""
+	for i := 0; dag == ""; i++ {
+		if d := fmt.Sprintf("stuck-%d", i); s.Shard(d) == 0 {
+			dag = d
+		}
+	}
+	q, err := s.Queue(ctx, dag, core.Config{MaxAttempts: 3, LeaseTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.SubmitAll(ctx, []durable.NewTask{{Name: "x"}, {Name: "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	if l, ok, err := q.Next(ctx); err != nil || !ok || l.Task != "x" {
+		t.Fatalf("Next: %v %v %v", l, ok, err)
+	}
+	short, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	err = s.Move(short, dag, 1)
+	if err == nil || !strings.Contains(err.Error(), "1 tasks still RUNNING") {
+		t.Fatalf("a move of a DAG whose task stays RUNNING: %v, want an error that says so", err)
+	}
+	t.Log(err)
+	paused := func() bool {
+		var p bool
+		if err := dbs[0].Pool().QueryRow(ctx, "SELECT paused FROM dagq_dags WHERE dag = $1", dag).Scan(&p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if i, err := s.Locate(ctx, dag); err != nil || i != 0 || paused() {
+		t.Fatalf("after the refused move: shard %d (%v), paused %v; want shard 0, resumed", i, err, paused())
+	}
+	if ok, err := dbs[1].HasDAG(ctx, dag); err != nil || ok {
+		t.Errorf("the refused move left a copy in shard 1 (%v)", err)
+	}
+	if ls, err := dbs[0].NextBatch(ctx, 10); err != nil || len(ls) != 1 || ls[0].Task != "y" {
+		t.Errorf("after the refused move NextBatch gave %v (%v), want y", ls, err)
+	}
+
+	// A move that died while it waited leaves the DAG paused.
+	if _, err := dbs[0].Pool().Exec(ctx, "UPDATE dagq_dags SET paused = true WHERE dag = $1", dag); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Repair(ctx, dag)
+	if err != nil || !r.Resumed || len(r.Deleted) != 0 || paused() {
+		t.Errorf("Repair: %+v (%v), paused %v; want it resumed, nothing deleted", r, err, paused())
+	}
+	if r, err := s.Repair(ctx, dag); err != nil || r.Resumed || len(r.Deleted) != 0 {
+		t.Errorf("Repair with nothing to repair: %+v (%v)", r, err)
 	}
 }

@@ -38,7 +38,8 @@ const dbUsage = `wq db operates a durable queue's database:
                                  what the language cannot say exactly
   wq db move URL... DAG --to N   move a DAG, with every row of it, to the Nth database (from 0)
                                  of a sharded queue's, the URLs in the order its workers
-                                 open them; first repairs what a move that died half way left
+                                 open them, once the DAG's RUNNING tasks are done; first
+                                 repairs what a move that died half way left
   wq db metrics URL              the metrics the database holds (tasks by state, DLQ size),
                                  as the library reports them through OpenTelemetry
   wq db migrate URL              create or update the tables (as wq migrate)

@@ -101,7 +101,8 @@ func TestDBGolden(t *testing.T) {
 // TestDBMoveAndMetricsGolden runs wq db move on a sharded queue of two
 // databases: a move, a move to where the DAG is, a move that first
 // repairs a stale copy (what a move that died after switching the
-// placement leaves), then bad arguments; and wq db metrics. Each output is
+// placement leaves), one that first resumes a DAG left paused, then bad
+// arguments; and wq db metrics. Each output is
 // compared with a golden file: the URLs read URL0 and URL1.
 func TestDBMoveAndMetricsGolden(t *testing.T) {
 	ctx := context.Background()
@@ -141,6 +142,13 @@ func TestDBMoveAndMetricsGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A pause in shard 0, what a move that died while it waited for the
+	// DAG's RUNNING tasks leaves.
+	paused := func() {
+		if _, err := s.Shards()[0].Pool().Exec(ctx, "UPDATE dagq_dags SET paused = true WHERE dag = 'etl'"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	u0, u1 := urls[0], urls[1]
 	for i, step := range []struct {
 		args   []string
@@ -150,15 +158,16 @@ func TestDBMoveAndMetricsGolden(t *testing.T) {
 		{args: []string{"db", "move", u0, u1, "etl", "--to", "1"}},
 		{args: []string{"db", "dags", u0}, before: stale},
 		{args: []string{"db", "move", u0, u1, "etl", "--to", "0"}},
-		{args: []string{"db", "show", u0, "etl"}},
-		{args: []string{"db", "dags", u1}},
+		{args: []string{"db", "move", u0, u1, "etl", "--to", "1"}, before: paused},
+		{args: []string{"db", "show", u1, "etl"}},
+		{args: []string{"db", "dags", u0}},
 		{args: []string{"db", "move", u0, u1, "etl", "--to", "2"}},
 		{args: []string{"db", "move", u0, u1, "etl"}},
 		{args: []string{"db", "move", u0, "etl", "--to", "0"}},
 		{args: []string{"db", "move", u0, u1, "nope", "--to", "1"}},
 		{args: []string{"db", "show", u0, "etl", "--to", "1"}},
-		{args: []string{"db", "metrics", u0}},
 		{args: []string{"db", "metrics", u1}},
+		{args: []string{"db", "metrics", u0}},
 		{args: []string{"db", "metrics"}},
 	} {
 		name := fmt.Sprintf("dbmove-%02d-%s", i+1, step.args[1])

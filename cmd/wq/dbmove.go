@@ -19,11 +19,14 @@ func moveCmd(ctx context.Context, urls []string, dag string, to int, w io.Writer
 		return err
 	}
 	defer s.Close()
-	removed, err := s.Repair(ctx, dag)
+	r, err := s.Repair(ctx, dag)
 	if err != nil {
 		return err
 	}
-	for _, k := range removed {
+	if r.Resumed {
+		fmt.Fprintf(w, "repaired %s: resumed its hand-outs, paused by a move that did not finish\n", dag)
+	}
+	for _, k := range r.Deleted {
 		fmt.Fprintf(w, "repaired %s: deleted its stale copy in shard %d, left by a move that died half way\n", dag, k)
 	}
 	from, err := s.Locate(ctx, dag)
