@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/dagq/dagq/internal/practice"
 )
 
@@ -18,7 +20,27 @@ import (
 func TestMockInterviewForAPair(t *testing.T) {
 	ctx, base := playground(t)
 	stages := practice.InterviewStages()
-	open(t, ctx, base, "/?interview=new")
+	// The practice bar leads to it, and to a queue of one's own.
+	open(t, ctx, base, "/?practice=L4")
+	waitFor(t, ctx, `!document.querySelector('#practice').hidden`)
+	for sel, href := range map[string]string{"#practice-interview": "./?interview=new", "#practice-own": "rubric#your-own-queue"} {
+		if got := eval[string](t, ctx, `(() => { const a = document.querySelector(`+strconv.Quote(sel)+`), r = a.getBoundingClientRect();
+			return r.width > 0 && r.bottom <= innerHeight + scrollY && getComputedStyle(a).display !== "none" ? a.getAttribute("href") : "hidden" })()`); got != href {
+			t.Errorf("the practice bar's %s: %q, want a visible link to %s", sel, got, href)
+		}
+	}
+	click(t, ctx, "#practice-interview")
+	// The link loads the page anew: wait for the new page, across the load.
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.search.startsWith("?interview=") && document.body.dataset.ready === "1"`))
+		if err == nil && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the practice bar's Mock interview did not open one: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	waitFor(t, ctx, `!document.querySelector('#interview').hidden && document.querySelectorAll('#interview-sheet li[data-point]').length > 0`)
 	visible := func(sel string) bool {
 		return eval[bool](t, ctx, `(() => { const el = document.querySelector(`+strconv.Quote(sel)+`); if (!el) return false;
@@ -26,6 +48,8 @@ func TestMockInterviewForAPair(t *testing.T) {
 			return s.display !== "none" && s.visibility !== "hidden" && r.width > 0 && r.height > 0 })()`)
 	}
 	clock := eval[string](t, ctx, `document.querySelector('#interview-clock').textContent`)
+	waitFor(t, ctx, `document.querySelector('#interview-clock').textContent !== `+strconv.Quote(clock)) // it ticks
+	clock = eval[string](t, ctx, `document.querySelector('#interview-clock').textContent`)
 	if !regexp.MustCompile(`^4[45]:\d\d left · L4 · one worker, 1[12]:\d\d left in it$`).MatchString(clock) {
 		t.Errorf("the clock says %q", clock)
 	}
