@@ -36,8 +36,8 @@ import (
 //
 // open makes a fresh, empty queue under the settings; at L5 what it
 // returns must be an [L5Queue], at L6 an [L6Queue]. A ladder rung costs
-// one queue and a few operations; a random sequence one queue, plus about
-// a hundred more while a failing one is shrunk. Each operation reads the
+// one queue and a few operations; a random sequence one queue, plus at
+// most 2,000 more (one per replay) while a failing one is shrunk. Each operation reads the
 // state of every name used (at most 8) and, from L5, the dead-letter
 // queue.
 func RunLevel[Q L4Queue](t *testing.T, level Level, open func(Settings) Q) {
