@@ -620,7 +620,7 @@ func (x *exporter) restartJob() {
 	}
 	x.section(fmt.Sprintf("the redrive under way: %d of its %d tasks handled, %d every %s", j.pos, len(j.tasks), j.rate.N, scenario.FormatDuration(j.rate.Per)))
 	if x.jobBatch() == nil && j.pos < len(j.tasks) {
-		x.note(fmt.Sprintf("the redrive under way starts again with a batch: the replay redrives %d more tasks than the database has so far, as it will at its next batch", j.rate.N))
+		x.note(fmt.Sprintf("the redrive under way starts again with a batch (the simulator's starts so): the replay has redriven its next batch, %d task(s), which the database redrives when that batch falls due", j.rate.N))
 	}
 	x.exec(c)
 }

@@ -658,3 +658,55 @@ func heldLeases(t *testing.T, q *durable.Queue) []core.Lease {
 	}
 	return out
 }
+
+// TestExportScriptOfARedriveWhoseBatchRanOn: a redrive at a rate whose
+// last batch a worker has already run (the task SUCCEEDED) cannot start
+// again with that batch; the script starts it with the next one, so that
+// the replay redrives one task more than the database has so far, and
+// says so — every other task as in the database.
+func TestExportScriptOfARedriveWhoseBatchRanOn(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, durable.Options{VirtualClock: true})
+	q := openQueue(t, db, core.Config{MaxAttempts: 1})
+	for _, task := range []string{"a", "b", "c"} {
+		if err := q.Submit(bg, task); err != nil {
+			t.Fatal(err)
+		}
+		l, _ := next(t, q)
+		if _, err := q.Fail(bg, l, errors.New("HTTP 503")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := q.Submit(bg, "after-a", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.RedriveMatching(bg, core.Selector{Contains: "HTTP 503"}, core.Rate{N: 1, Per: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := next(t, q)
+	if l.Task != "a" {
+		t.Fatalf("next: %s, want a", l.Task)
+	}
+	if err := q.Complete(bg, l); err != nil {
+		t.Fatal(err)
+	}
+	script, err := db.ExportScript(bg, q.DAG())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := replay(t, script)
+	for task, want := range map[string]core.State{"a": core.Succeeded, "after-a": core.Ready, "b": core.Ready, "c": core.Dead} {
+		if got, _ := mem.Status(task); got != want {
+			t.Errorf("%s: %s in the replay, want %s", task, got, want)
+		}
+	}
+	if r := mem.Stats().Redrive; r == nil || !slices.Equal(r.Tasks[r.Done:], []string{"c"}) {
+		t.Errorf("the replay's redrive: %+v, want c still to come", r)
+	}
+	for _, want := range []string{"# Replayed, it differs from the database in ", "b is READY in the replay, DEAD in the database",
+		"the replay has redriven its next batch, 1 task(s), which the database redrives when that batch falls due"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("the script does not say %q:\n%s", want, script)
+		}
+	}
+}
