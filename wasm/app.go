@@ -441,6 +441,7 @@ func (a *app) notify(msg string, sticky bool) {
 	setText(a.el.noticeText, msg)
 	setData(a.el.notice, "sticky", strconv.FormatBool(sticky))
 	setHidden(a.el.notice, false)
+	a.placeNotice()
 	if !sticky {
 		afterAll(6*time.Second, func() {
 			if a.noticeGen == gen {

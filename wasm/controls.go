@@ -29,6 +29,7 @@ func (a *app) wire() {
 	a.pop.wire()
 	a.detail.wire()
 	a.tally.wireFilter()
+	a.wireNotice()
 	a.practice.wire()
 	addOption(e.picker, "", "Your script").Set("disabled", true)
 	for _, entry := range scenario.Library() {
