@@ -431,16 +431,25 @@ func TestAddressFollowsStepStrategyAndScript(t *testing.T) {
 }
 
 // TestANoticeGoesAtTheNextAction: notices once lingered for 6 s over later
-// actions.
+// actions. So does not what a click on a task says in its detail.
 func TestANoticeGoesAtTheNextAction(t *testing.T) {
 	ctx, base := playground(t)
 	open(t, ctx, base, scriptLink("submit a\nsubmit b a\n", "&step=end"))
-	click(t, ctx, `#graph g[data-task="b"]`)
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#find"), "nothing-like-it"+kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, ctx, `!document.querySelector('#notice').hidden`)
 	click(t, ctx, "#step-back")
 	waitStep(t, ctx, 1)
 	if shown(t, ctx, "#notice") {
 		t.Errorf("the notice %q stays after stepping", text(t, ctx, "#notice"))
+	}
+	click(t, ctx, `#graph g[data-task="b"]`) // not submitted at step 1: nothing to do
+	waitFor(t, ctx, `document.querySelector('#task-panel .detail-note') !== null`)
+	click(t, ctx, "#step-forward")
+	waitStep(t, ctx, 2)
+	if eval[bool](t, ctx, `document.querySelector('#task-panel .detail-note') !== null`) {
+		t.Errorf("what the click said stays in the detail after stepping: %q", text(t, ctx, "#task-panel .detail-note"))
 	}
 }
 
