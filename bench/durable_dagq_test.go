@@ -36,7 +36,9 @@ func newDagqPeer(ctx context.Context, b *testing.B, cfg *pgxpool.Config) *dagqPe
 }
 
 // dagqTables are the durable queue's tables, as a burn-down leaves them.
-var dagqTables = []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives"}
+// They are emptied with TRUNCATE … CASCADE, so that a table added later
+// that refers to one of them is emptied too rather than refusing it.
+var dagqTables = []string{"dagq_dags", "dagq_tasks", "dagq_edges", "dagq_expired", "dagq_redrives", "dagq_attempts"}
 
 // restore empties the queue and submits the shape's DAG of n tasks in one
 // Queue.SubmitAll: a fixed number of statements, one cycle check.
@@ -46,7 +48,7 @@ func (p *dagqPeer) restore(ctx context.Context, b *testing.B, shape string, n in
 			b.Fatalf("%s: %v", sql, err)
 		}
 	}
-	exec("TRUNCATE " + strings.Join(dagqTables, ", "))
+	exec("TRUNCATE " + strings.Join(dagqTables, ", ") + " CASCADE")
 	q, err := p.db.Queue(ctx, "bench-"+shape, core.Config{MaxAttempts: 3})
 	if err != nil {
 		b.Fatal(err)

@@ -47,7 +47,7 @@ func BenchmarkDurableEnqueue(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Cleanup(db.Close)
-			if _, err := db.Pool().Exec(ctx, "TRUNCATE "+strings.Join(dagqTables, ", ")); err != nil {
+			if _, err := db.Pool().Exec(ctx, "TRUNCATE "+strings.Join(dagqTables, ", ")+" CASCADE"); err != nil {
 				b.Fatal(err)
 			}
 			q, err := db.Queue(ctx, "enqueue", core.Config{MaxAttempts: 3})
