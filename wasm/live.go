@@ -29,7 +29,7 @@ type liveView struct {
 	again  bool   // a change came during it: load once more after it
 	loads  int    // loads done, for the bar and the tests
 
-	el struct{ bar, state, mode js.Value }
+	el struct{ bar, state, mode, why js.Value }
 }
 
 // tokenKey is where the list page (package live's live.js) keeps the
@@ -40,7 +40,7 @@ var tokenInFragment = regexp.MustCompile(`(?:^#|&)token=([0-9a-f]+)`)
 
 func newLiveView(a *app) *liveView {
 	v := &liveView{a: a}
-	byIDs(idField{&v.el.bar, "live-bar"}, idField{&v.el.state, "live-state"}, idField{&v.el.mode, "live-mode"})
+	byIDs(idField{&v.el.bar, "live-bar"}, idField{&v.el.state, "live-state"}, idField{&v.el.mode, "live-mode"}, idField{&v.el.why, "live-why"})
 	return v
 }
 
@@ -81,7 +81,9 @@ func (v *liveView) open(dag string) {
 func (v *liveView) setMode(canAct bool, why string) {
 	v.canAct, v.why = canAct, why
 	setData(v.el.mode, "canAct", strconv.FormatBool(canAct))
+	setText(v.el.why, why)
 	if canAct {
+		setText(v.el.why, "")
 		setText(v.el.mode, "can act on the queue")
 		v.el.mode.Set("title", "This page carries the server's token: the console's buttons redrive and cancel on the live queue.")
 	} else {

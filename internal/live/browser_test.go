@@ -146,11 +146,11 @@ func tab(t *testing.T) context.Context {
 	}
 	problems := browsertest.Watch(ctx)
 	t.Cleanup(func() {
-		for _, p := range problems() {
-			t.Errorf("the page logged an error: %s", p)
-		}
 		cancelTimeout()
 		cancel()
+		for _, p := range problems() { // once the tab is closed
+			t.Errorf("the page logged an error: %s", p)
+		}
 		cancelAlloc()
 	})
 	return ctx
@@ -166,8 +166,26 @@ func navigate(t *testing.T, ctx context.Context, url string) {
 // waitFor polls a JavaScript condition until it is true.
 func waitFor(t *testing.T, ctx context.Context, cond string) {
 	t.Helper()
+
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
 		t.Fatalf("waiting for %s: %v", cond, err)
+	}
+}
+
+// waitAcross is waitFor across a navigation, whose page may not exist
+// yet when polling starts.
+func waitAcross(t *testing.T, ctx context.Context, cond string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: %v", cond, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

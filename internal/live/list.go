@@ -18,7 +18,9 @@ import (
 var static embed.FS
 
 // Row is one DAG of the list as the page shows it: durable.DAGSummary's
-// fields, formatted.
+// fields, formatted. The page shows, after the name, what an operator
+// called at night looks at first (the DLQ, how long READY tasks wait),
+// then the counts by state, so that a phone's screen shows them first.
 type Row struct {
 	DAG    string
 	Href   string // the live view: /?live=DAG
@@ -102,18 +104,20 @@ tr.alert td:first-child{box-shadow:inset 4px 0 #d55e00}
 .flag.alert{background:#d55e00;color:#fff}
 .flag.stuck{background:#fff3cd;color:#5c4400;border:1px solid #e0c060}
 a{color:#0b57d0}
+td.dlq{font-weight:600}
 p.empty{padding:1rem;margin:0;color:#555}
 </style></head>
 <body data-page="dags">
 <header><h1>Live DAGs</h1><span id="status">connecting…</span><span id="mode" data-can-act="false"></span></header>
-<main><div class="wrap"><table><thead><tr><th>DAG</th>{{range .States}}<th>{{.}}</th>{{end}}<th>DLQ</th><th>AGE</th><th>OLDEST READY</th></tr></thead>
+<main><div class="wrap"><table><thead><tr><th>DAG</th><th>DLQ</th><th>OLDEST READY</th>{{range .States}}<th>{{.}}</th>{{end}}<th>AGE</th></tr></thead>
 <tbody id="rows">{{template "rows" .Rows}}</tbody></table></div></main>
 <script src="/live.js"></script>
 </body></html>
 {{define "rows"}}{{if not .}}<tr><td colspan="11"><p class="empty">No DAGs in this database yet.</p></td></tr>{{end}}{{range .}}<tr data-dag="{{.DAG}}"{{if .Alert}} class="alert"{{end}}>
 <td><a href="{{.Href}}">{{.DAG}}</a>{{if .Alert}}<span class="flag alert" title="The DLQ grew past its alert's threshold within its window">DLQ alert</span>{{end}}{{if .Stuck}}<span class="flag stuck" title="READY tasks have waited over a minute: are workers running?">stuck</span>{{end}}</td>
+<td class="dlq">{{.DLQ}}</td><td class="oldest">{{if .Oldest}}{{.Oldest}}{{else}}—{{end}}</td>
 {{range .Counts}}<td class="n{{if eq .N 0}} zero{{end}}" data-state="{{.State}}"><span style="{{.Style}}">{{.N}}</span></td>{{end}}
-<td class="dlq">{{.DLQ}}</td><td>{{.Age}}</td><td>{{if .Oldest}}{{.Oldest}}{{else}}—{{end}}</td></tr>
+<td>{{.Age}}</td></tr>
 {{end}}{{end}}`))
 
 // listPage is GET /dags: the whole page.

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/durable"
@@ -93,6 +95,14 @@ func TestTheListUpdatesAsWorkersComplete(t *testing.T) {
 	close(release)
 	waitFor(t, ctx, `document.querySelector('#rows tr[data-dag="nightly"] td[data-state="SUCCEEDED"]').textContent.trim() === "40"`)
 	screenshot(t, ctx, "list-after")
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
+		t.Fatal(err)
+	}
+	// On a phone the table scrolls inside its frame: the page itself does not.
+	if w := eval[float64](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the list is %v px wide on a 390 px screen", w)
+	}
+	screenshot(t, ctx, "list-phone")
 }
 
 // rgb writes a colour #rrggbb as getComputedStyle does: rgb(r, g, b).

@@ -315,3 +315,41 @@ func TestParseRate(t *testing.T) {
 		}
 	}
 }
+
+func TestTheScriptAndATasksDetail(t *testing.T) {
+	f := newFixture(t, live.Options{})
+	resp, err := http.Get(f.url + "/api/live/dags/incident/script")
+	must(t, err)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "submit fetch-0") {
+		t.Fatalf("script: %d\n%s", resp.StatusCode, b)
+	}
+	want, err := f.db.ExportScript(bg, "incident")
+	must(t, err)
+	if string(b) != want {
+		t.Errorf("the route's script is not durable.DB.ExportScript's:\n%s\nwant\n%s", b, want)
+	}
+	if code := get(t, f.url+"/api/live/dags/gone/script"); code != http.StatusNotFound {
+		t.Errorf("the script of a DAG that does not exist: %d, want 404", code)
+	}
+
+	resp, err = http.Get(f.url + "/api/live/dags/incident/tasks/parse-1")
+	must(t, err)
+	var d live.Detail
+	must(t, json.NewDecoder(resp.Body).Decode(&d))
+	resp.Body.Close()
+	if d.State != "BLOCKED" || d.Root != "fetch-1" || len(d.Deps) != 1 || d.Deps[0] != "fetch-1" {
+		t.Errorf("parse-1's detail: %+v", d)
+	}
+	resp, err = http.Get(f.url + "/api/live/dags/incident/tasks/fetch-1")
+	must(t, err)
+	must(t, json.NewDecoder(resp.Body).Decode(&d))
+	resp.Body.Close()
+	if d.State != "DEAD" || len(d.Failures) != 1 || !strings.Contains(d.Failures[0].Error, "HTTP 503") {
+		t.Errorf("fetch-1's detail: %+v", d)
+	}
+	if code := get(t, f.url+"/api/live/dags/incident/tasks/nobody"); code != http.StatusNotFound {
+		t.Errorf("the detail of a task that does not exist: %d, want 404", code)
+	}
+}
