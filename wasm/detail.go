@@ -132,6 +132,13 @@ func (d *detailPanel) render() {
 		return
 	}
 	t := d.a.p.TaskDetail(d.task)
+	if d.a.p.Live() != "" {
+		// A live task's detail is the server's records: until they
+		// come, the script's fold stands in.
+		if live, ok := d.a.live.detail(d.task); ok {
+			t = live
+		}
+	}
 	title := `<span class="detail-name">` + html.EscapeString(t.Task) + `</span> `
 	if t.State != "" {
 		st := render.StyleOf(t.State)

@@ -85,3 +85,26 @@ func stringJSON(fields map[string]string) string {
 	}
 	return js.Global().Get("JSON").Call("stringify", obj).String()
 }
+
+// number returns a number field as a float; 0 if there is none.
+func (o jsonObject) number(name string) float64 {
+	if f, ok := o.field(name, js.TypeNumber); ok {
+		return f.Float()
+	}
+	return 0
+}
+
+// objects returns the objects of an array field; nil if there is none.
+func (o jsonObject) objects(name string) []jsonObject {
+	f, ok := o.field(name, js.TypeObject)
+	if !ok || !js.Global().Get("Array").Call("isArray", f).Bool() {
+		return nil
+	}
+	var out []jsonObject
+	for i := range f.Length() {
+		if e := f.Index(i); e.Type() == js.TypeObject {
+			out = append(out, jsonObject{e})
+		}
+	}
+	return out
+}

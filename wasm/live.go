@@ -24,10 +24,11 @@ type liveView struct {
 	dag    string
 	token  string
 	canAct bool
-	why    string // why it cannot act
-	busy   bool   // a load is under way
-	again  bool   // a change came during it: load once more after it
-	loads  int    // loads done, for the bar and the tests
+	why    string     // why it cannot act
+	busy   bool       // a load is under way
+	again  bool       // a change came during it: load once more after it
+	loads  int        // loads done, for the bar and the tests
+	det    liveDetail // the detail panel's task, read from the server
 
 	el struct{ bar, state, mode, why js.Value }
 }
@@ -140,6 +141,9 @@ func (v *liveView) show() {
 	// whole of time's formatting into main.wasm.
 	setText(v.el.state, "live · read "+js.Global().Get("Date").New().Call("toLocaleTimeString").String())
 	setData(a.el.body, "liveLoads", strconv.Itoa(v.loads))
+	if a.detail.task != "" {
+		v.readDetail(a.detail.task) // its task may have changed too
+	}
 }
 
 // request sends a console command to the server. A preview marks what

@@ -8,7 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/durable"
+	"github.com/dagq/dagq/internal/playground"
 )
 
 // exportScript is GET /api/live/dags/{dag}/script: the scenario script
@@ -45,55 +47,51 @@ func (s *server) exportScript(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(text))
 }
 
-// Detail is GET /api/live/dags/{dag}/tasks/{name}: durable.TaskDetail as
-// JSON, arguments and result as text when they are UTF-8 (JSON, by the
-// durable queue's convention), else base64 with ArgsBase64 set.
-type Detail struct {
-	Name          string    `json:"name"`
-	State         string    `json:"state"`
-	Reason        string    `json:"reason,omitempty"`
-	Error         string    `json:"error,omitempty"`
-	Root          string    `json:"root,omitempty"`
-	Poisoned      bool      `json:"poisoned,omitempty"`
-	Attempts      int       `json:"attempts"`
-	MaxAttempts   int       `json:"maxAttempts"`
-	Redrives      int       `json:"redrives"`
-	Failures      []Failure `json:"failures"`
-	LeaseHolder   string    `json:"leaseHolder,omitempty"` // a RUNNING task's
-	LeaseSince    time.Time `json:"leaseSince,omitzero"`
-	Deps          []string  `json:"deps"`
-	WaitsOn       []string  `json:"waitsOn"`
-	Dependents    []string  `json:"dependents"`
-	NumDeps       int       `json:"numDeps"`
-	NumDependents int       `json:"numDependents"`
-	Args          string    `json:"args,omitempty"`
-	ArgsBase64    bool      `json:"argsBase64,omitempty"`
-	Result        string    `json:"result,omitempty"`
-	ResultBase64  bool      `json:"resultBase64,omitempty"`
-	Created       time.Time `json:"created"`
-	Changed       time.Time `json:"changed"`
-	Finished      time.Time `json:"finished,omitzero"`
-}
-
-// Failure is a failed attempt of a Detail.
-type Failure struct {
-	Attempt   int       `json:"attempt"`
-	Redrives  int       `json:"redrives"`
-	Error     string    `json:"error"`
-	Expired   bool      `json:"expired,omitempty"`
-	Permanent bool      `json:"permanent,omitempty"`
-	Outcome   string    `json:"outcome"`
-	Holder    string    `json:"holder,omitempty"`
-	Started   time.Time `json:"started,omitzero"`
-	Ended     time.Time `json:"ended,omitzero"`
-}
-
-// bytesJSON is b as text if it is UTF-8, else base64 (and true).
-func bytesJSON(b []byte) (string, bool) {
-	if utf8.Valid(b) {
-		return string(b), false
+// DetailOf is a task's detail as GET /api/live/dags/{dag}/tasks/{name}
+// answers it, in the form the page reads (playground.LiveDetail), at now:
+// its failed attempts, then the one under way (RUNNING, with its lease)
+// or the one that succeeded; times in milliseconds since the epoch.
+func DetailOf(d durable.TaskDetail, now time.Time) playground.LiveDetail {
+	out := playground.LiveDetail{Task: d.Name, State: string(d.State), Reason: d.Reason, Root: d.Root, Poisoned: d.Poisoned,
+		Redrives: d.Redrives, MaxAttempts: d.MaxAttempts, NowMs: now.UnixMilli(), SubmittedMs: ms(d.Created),
+		WaitsOn: d.Deps, WaitedOnBy: d.Dependents, Args: text(d.Args), Result: text(d.Result)}
+	if d.Due != 0 {
+		out.DueMs = d.Due.Milliseconds() // the DAG's clock: since the epoch
 	}
-	return base64.StdEncoding.EncodeToString(b), true
+	for _, f := range d.Failures {
+		o := playground.OutcomeFailed
+		if f.Outcome == core.Dead {
+			o = playground.OutcomeDead
+		}
+		out.Attempts = append(out.Attempts, playground.LiveAttempt{N: f.Attempt, Round: f.Redrives, Worker: f.Holder,
+			Outcome: string(o), Error: f.Error, StartedMs: ms(f.Started), EndedMs: ms(f.Ended)})
+	}
+	switch {
+	case d.State == core.Running && d.Lease != nil:
+		out.Attempts = append(out.Attempts, playground.LiveAttempt{N: d.Attempts, Round: d.Redrives, Lease: d.Lease.ID,
+			Worker: d.Lease.Holder, Outcome: string(playground.OutcomeRunning), StartedMs: ms(d.Lease.Since), DeadlineMs: d.Lease.Deadline.Milliseconds()})
+	case d.State == core.Succeeded:
+		out.Attempts = append(out.Attempts, playground.LiveAttempt{N: d.Attempts, Round: d.Redrives,
+			Outcome: string(playground.OutcomeSucceeded), EndedMs: ms(d.Finished)})
+	}
+	return out
+}
+
+// ms is a time in milliseconds since the epoch; 0 for the zero time.
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// text is arguments or a result as text: as they are when UTF-8 (JSON, by
+// the durable queue's convention), else base64, said so.
+func text(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return "(base64) " + base64.StdEncoding.EncodeToString(b)
 }
 
 // taskDetail answers a task's detail (durable.DB.TaskDetail: bounded
@@ -110,25 +108,6 @@ func (s *server) taskDetail(w http.ResponseWriter, r *http.Request) {
 		dbError(w, err)
 		return
 	}
-	out := Detail{Name: d.Name, State: string(d.State), Reason: d.Reason, Error: d.Error, Root: d.Root, Poisoned: d.Poisoned,
-		Attempts: d.Attempts, MaxAttempts: d.MaxAttempts, Redrives: d.Redrives, Failures: []Failure{},
-		Deps: nonNil(d.Deps), WaitsOn: nonNil(d.WaitsOn), Dependents: nonNil(d.Dependents), NumDeps: d.NumDeps, NumDependents: d.NumDependents,
-		Created: d.Created, Changed: d.Changed, Finished: d.Finished}
-	if d.Lease != nil {
-		out.LeaseHolder, out.LeaseSince = d.Lease.Holder, d.Lease.Since
-	}
-	out.Args, out.ArgsBase64 = bytesJSON(d.Args)
-	out.Result, out.ResultBase64 = bytesJSON(d.Result)
-	for _, f := range d.Failures {
-		out.Failures = append(out.Failures, Failure{Attempt: f.Attempt, Redrives: f.Redrives, Error: f.Error, Expired: f.Expired,
-			Permanent: f.Permanent, Outcome: string(f.Outcome), Holder: f.Holder, Started: f.Started, Ended: f.Ended})
-	}
+	out := DetailOf(d, time.Now())
 	writeJSON(w, http.StatusOK, out)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/dagq/dagq/durable"
 	"github.com/dagq/dagq/internal/live"
 	"github.com/dagq/dagq/internal/pgtest"
+	"github.com/dagq/dagq/internal/playground"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -336,17 +337,17 @@ func TestTheScriptAndATasksDetail(t *testing.T) {
 
 	resp, err = http.Get(f.url + "/api/live/dags/incident/tasks/parse-1")
 	must(t, err)
-	var d live.Detail
+	var d playground.LiveDetail
 	must(t, json.NewDecoder(resp.Body).Decode(&d))
 	resp.Body.Close()
-	if d.State != "BLOCKED" || d.Root != "fetch-1" || len(d.Deps) != 1 || d.Deps[0] != "fetch-1" {
+	if d.State != "BLOCKED" || d.Root != "fetch-1" || len(d.WaitsOn) != 1 || d.WaitsOn[0] != "fetch-1" || d.SubmittedMs == 0 {
 		t.Errorf("parse-1's detail: %+v", d)
 	}
 	resp, err = http.Get(f.url + "/api/live/dags/incident/tasks/fetch-1")
 	must(t, err)
 	must(t, json.NewDecoder(resp.Body).Decode(&d))
 	resp.Body.Close()
-	if d.State != "DEAD" || len(d.Failures) != 1 || !strings.Contains(d.Failures[0].Error, "HTTP 503") {
+	if d.State != "DEAD" || len(d.Attempts) != 1 || !strings.Contains(d.Attempts[0].Error, "HTTP 503") || d.Attempts[0].Outcome != "dead" || d.Attempts[0].Worker == "" {
 		t.Errorf("fetch-1's detail: %+v", d)
 	}
 	if code := get(t, f.url+"/api/live/dags/incident/tasks/nobody"); code != http.StatusNotFound {

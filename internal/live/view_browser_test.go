@@ -132,8 +132,8 @@ func TestALiveDAGIsRedrawnAsItsTasksComplete(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(`#graph g[data-task="left"]`, chromedp.NodeVisible)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, `!document.querySelector('#notice').hidden`)
-	if n := eval[string](t, ctx, `document.querySelector('#notice-text').textContent`); !strings.Contains(n, "its workers change it") {
+	waitFor(t, ctx, `!document.querySelector('#task-panel').hidden && document.querySelector('#task-panel').dataset.task === "left"`)
+	if n := eval[string](t, ctx, `document.querySelector('#task-panel').textContent`); !strings.Contains(n, "its workers change it") {
 		t.Errorf("a click on a task says %q", n)
 	}
 	if shown := eval[bool](t, ctx, `getComputedStyle(document.querySelector('#command-form')).display !== "none"`); shown {
@@ -164,7 +164,7 @@ func incidentDB(t *testing.T) (string, *durable.DB, *durable.Queue) {
 			return errors.New("HTTP 503 from 10.0.0.7")
 		}
 		return nil
-	}, durable.WorkerOptions{Workers: 2, Poll: 100 * time.Millisecond})
+	}, durable.WorkerOptions{Workers: 2, Poll: 100 * time.Millisecond, ID: "worker-7"})
 	ctx, stop := context.WithCancel(bg)
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = w.Run(ctx) })
@@ -226,6 +226,20 @@ func TestALiveRedriveFromTheConsole(t *testing.T) {
 		t.Errorf("the notice says %q, want what the redrive did", n)
 	}
 	screenshot(t, ctx, "live-redriven")
+
+	// A task's detail is the database's: its attempts with their errors
+	// and the worker that held each, which a script does not know.
+	if err := chromedp.Do(ctx, chromedp.Click(`#graph g[data-task="fetch-1"]`, chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `!document.querySelector('#task-panel').hidden && document.querySelector('#task-panel').textContent.includes("worker-7")`)
+	panel := eval[string](t, ctx, `document.querySelector('#task-panel').textContent`)
+	for _, want := range []string{"HTTP 503 from 10.0.0.7", "Waited on by", "parse-1"} {
+		if !strings.Contains(panel, want) {
+			t.Errorf("fetch-1's detail lacks %q: %s", want, panel)
+		}
+	}
+	screenshot(t, ctx, "live-detail")
 	if log := srv.log.String(); !strings.Contains(log, "DAG incident: redrove 3 of group") {
 		t.Errorf("the server did not log the redrive:\n%s", log)
 	}

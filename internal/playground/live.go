@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
 )
 
@@ -104,4 +105,58 @@ func LivePreviewText(redrive, released, skipped int) string {
 		s += "; " + plural(skipped, "poisoned task") + " would be left alone"
 	}
 	return s + ". They are marked in the drawing."
+}
+
+// LiveDetail is a live task's detail as the live DAG's server sends it
+// (package live, from durable.DB.TaskDetail): plain fields, its times in
+// milliseconds since the Unix epoch (0 for none), its neighbours by name,
+// so that the page reads it with the browser's JSON parser.
+// [LiveDetail.TaskDetail] makes of it what the detail panel shows.
+type LiveDetail struct {
+	Task, State, Reason, Root string
+	Poisoned                  bool
+	Redrives, MaxAttempts     int
+	NowMs, SubmittedMs, DueMs int64
+	Attempts                  []LiveAttempt
+	WaitsOn, WaitedOnBy       []string
+	Args, Result              string
+}
+
+// LiveAttempt is an attempt of a LiveDetail: Outcome is one of the
+// AttemptOutcome values.
+type LiveAttempt struct {
+	N, Round                       int
+	Lease                          uint64
+	Worker, Outcome, Error         string
+	StartedMs, EndedMs, DeadlineMs int64
+}
+
+// wall is a time in milliseconds since the epoch on the wall clock; the
+// zero When for 0.
+func wall(ms int64) When {
+	if ms == 0 {
+		return When{}
+	}
+	return When{Wall: time.UnixMilli(ms).UTC()}
+}
+
+// TaskDetail is what the detail panel shows of d: its times on the wall
+// clock, each neighbour's state as state says (the state of the live DAG
+// shown).
+func (d LiveDetail) TaskDetail(state func(task string) core.State) TaskDetail {
+	t := TaskDetail{Task: d.Task, State: core.State(d.State), Reason: d.Reason, Root: d.Root, Poisoned: d.Poisoned,
+		Redrives: d.Redrives, MaxAttempts: d.MaxAttempts, Timed: true,
+		Submitted: wall(d.SubmittedMs), Now: wall(d.NowMs), Due: wall(d.DueMs), Args: d.Args, Result: d.Result}
+	for _, a := range d.Attempts {
+		t.Attempts = append(t.Attempts, Attempt{N: a.N, Round: a.Round, Lease: a.Lease, Worker: a.Worker,
+			Started: wall(a.StartedMs), Ended: wall(a.EndedMs), Deadline: wall(a.DeadlineMs),
+			Outcome: AttemptOutcome(a.Outcome), Error: a.Error})
+	}
+	for _, n := range d.WaitsOn {
+		t.WaitsOn = append(t.WaitsOn, Neighbour{Task: n, State: state(n)})
+	}
+	for _, n := range d.WaitedOnBy {
+		t.WaitedOnBy = append(t.WaitedOnBy, Neighbour{Task: n, State: state(n)})
+	}
+	return t
 }

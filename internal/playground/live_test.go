@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dagq/dagq/core"
 	pg "github.com/dagq/dagq/internal/playground"
 )
 
@@ -112,5 +113,26 @@ func TestALiveViewActsOnTheQueueNotTheScript(t *testing.T) {
 func TestALiveDAGThatLoadsSlowlyIsLoadedLessOften(t *testing.T) {
 	if pg.LiveWait(time.Millisecond) != pg.LivePause || pg.LiveWait(2*time.Second) != 8*time.Second {
 		t.Errorf("LiveWait(1ms) = %v, LiveWait(2s) = %v: want LivePause, then four times the load", pg.LiveWait(time.Millisecond), pg.LiveWait(2*time.Second))
+	}
+}
+
+func TestALiveDetailIsShownOnTheWallClock(t *testing.T) {
+	d := pg.LiveDetail{Task: "fetch", State: "RUNNING", SubmittedMs: 1_700_000_000_000, NowMs: 1_700_000_060_000,
+		WaitedOnBy: []string{"parse"}, Attempts: []pg.LiveAttempt{
+			{N: 1, Worker: "w-1", Outcome: "failed", Error: "HTTP 503", StartedMs: 1_700_000_001_000, EndedMs: 1_700_000_002_000},
+			{N: 2, Worker: "w-2", Outcome: "running", StartedMs: 1_700_000_003_000, DeadlineMs: 1_700_000_033_000},
+		}}
+	td := d.TaskDetail(func(task string) core.State { return map[string]core.State{"parse": core.Pending}[task] })
+	if !td.Timed || td.Submitted.Wall.UnixMilli() != d.SubmittedMs || td.Now.Wall.IsZero() {
+		t.Errorf("times %+v %+v: want the wall clock", td.Submitted, td.Now)
+	}
+	if len(td.Attempts) != 2 || td.Attempts[1].Outcome != pg.OutcomeRunning || td.Attempts[0].Worker != "w-1" || td.Attempts[1].Deadline.IsZero() {
+		t.Errorf("attempts %+v", td.Attempts)
+	}
+	if len(td.WaitedOnBy) != 1 || td.WaitedOnBy[0].State != core.Pending {
+		t.Errorf("waited on by %+v, want parse PENDING", td.WaitedOnBy)
+	}
+	if td.Due != (pg.When{}) {
+		t.Errorf("a due time of 0 reads %+v, want none", td.Due)
 	}
 }
