@@ -51,6 +51,10 @@ type TaskDetail struct {
 	// MaxDetailLinks; NumDeps and NumDependents count them all.
 	Deps, WaitsOn, Dependents []string
 	NumDeps, NumDependents    int
+	// Awaited are those of WaitsOn never submitted: names it waits on
+	// that no one has submitted as a task (yet), which hold it PENDING
+	// until they are.
+	Awaited []string
 	// Args are its arguments (at most MaxArgs bytes); Result what its
 	// successful attempt recorded (at most MaxResult): nil for none.
 	Args, Result []byte
@@ -113,6 +117,9 @@ func (db *DB) TaskDetail(ctx context.Context, dag, name string) (TaskDetail, err
 				coalesce((SELECT array_agg(x.n ORDER BY x.i) FROM unnest(t.deps[1:$3]) WITH ORDINALITY AS x(n, i)
 					LEFT JOIN dagq_tasks w ON w.dag = t.dag AND w.name = x.n
 					WHERE w.state IS DISTINCT FROM 'SUCCEEDED'), '{}'),
+				coalesce((SELECT array_agg(x.n ORDER BY x.i) FROM unnest(t.deps[1:$3]) WITH ORDINALITY AS x(n, i)
+					LEFT JOIN dagq_tasks w ON w.dag = t.dag AND w.name = x.n
+					WHERE coalesce(w.state, '') = ''), '{}'),
 				(SELECT count(*) FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name),
 				coalesce((SELECT array_agg(e.task ORDER BY e.arrival) FROM (SELECT task, arrival FROM dagq_edges e
 					WHERE e.dag = t.dag AND e.dep = t.name ORDER BY e.arrival LIMIT $3) e), '{}')
@@ -120,7 +127,7 @@ func (db *DB) TaskDetail(ctx context.Context, dag, name string) (TaskDetail, err
 			WHERE t.dag = $1 AND t.name = $2`, dag, name, MaxDetailLinks).Scan(
 			&state, &td.Reason, &td.Error, &root, &td.Poisoned, &td.Attempts, &td.MaxAttempts,
 			&td.Redrives, &lease, &holder, &started, &timer, &td.Args, &td.Result, &td.Created, &td.Changed, &finished,
-			&td.NumDeps, &td.Deps, &td.WaitsOn, &td.NumDependents, &td.Dependents)
+			&td.NumDeps, &td.Deps, &td.WaitsOn, &td.Awaited, &td.NumDependents, &td.Dependents)
 		if errors.Is(err, pgx.ErrNoRows) || (err == nil && state == "") {
 			return fmt.Errorf("durable: %q in DAG %q: %w", name, dag, ErrNoTask)
 		}

@@ -59,8 +59,9 @@ func TestTaskDetail(t *testing.T) {
 	if td := detail(); td.State != core.Ready || len(td.WaitsOn) != 0 {
 		t.Fatalf("READY: %+v", td)
 	}
-	if pd, err := db.TaskDetail(ctx, "etl", "parse"); err != nil || !slices.Equal(pd.WaitsOn, []string{"fetch", "schema"}) {
-		t.Fatalf("parse waits on %v (%v); want fetch and the name never submitted, schema", pd.WaitsOn, err)
+	if pd, err := db.TaskDetail(ctx, "etl", "parse"); err != nil || !slices.Equal(pd.WaitsOn, []string{"fetch", "schema"}) ||
+		!slices.Equal(pd.Awaited, []string{"schema"}) {
+		t.Fatalf("parse waits on %v, awaits %v (%v); want fetch and the name never submitted, schema", pd.WaitsOn, pd.Awaited, err)
 	}
 
 	// Attempt 1, by the worker w-1: it fails.

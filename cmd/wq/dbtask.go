@@ -54,6 +54,9 @@ func printTask(w io.Writer, td durable.TaskDetail) {
 		fmt.Fprintf(w, "due %s, when it joins the READY line\n", dagTime(td.Due))
 	}
 	fmt.Fprintf(w, "waits on %s\n", names(td.WaitsOn, len(td.WaitsOn), "nothing"))
+	if len(td.Awaited) > 0 {
+		fmt.Fprintf(w, "of which never submitted: %s\n", strings.Join(td.Awaited, ", "))
+	}
 	if len(td.Deps) > 0 {
 		fmt.Fprintf(w, "dependencies %s\n", names(td.Deps, td.NumDeps, ""))
 	}
