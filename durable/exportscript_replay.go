@@ -132,9 +132,11 @@ func (x *exporter) handOut(t *exportTask) bool {
 	return true
 }
 
-// failure is the error of t's attempt k as recorded, or a stand-in.
+// failure is the error of t's attempt k as recorded, or a stand-in: the
+// latest record of an attempt k of its life, since a forced redrive starts
+// the count of redrives that tells lives apart over.
 func (x *exporter) failure(t *exportTask, k int) string {
-	for _, a := range t.failures {
+	for _, a := range slices.Backward(t.failures) {
 		if a.attempt == k {
 			return x.errorText(t.script, a.err)
 		}

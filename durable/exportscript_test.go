@@ -710,3 +710,46 @@ func TestExportScriptOfARedriveWhoseBatchRanOn(t *testing.T) {
 		}
 	}
 }
+
+// TestExportScriptWritesTheErrorsOfTheCurrentLife: a task that died of
+// one error, was redriven by force (its count of redrives starts over)
+// and failed again of another is replayed with the error of its current
+// life, not of the earlier one with the same attempt number.
+func TestExportScriptWritesTheErrorsOfTheCurrentLife(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, durable.Options{VirtualClock: true})
+	q := openQueue(t, db, core.Config{MaxAttempts: 2, PoisonAfter: 1})
+	if err := q.Submit(bg, "job"); err != nil {
+		t.Fatal(err)
+	}
+	failWith := func(msg string) {
+		t.Helper()
+		l, ok := next(t, q)
+		if !ok {
+			t.Fatal("nothing READY")
+		}
+		if _, err := q.Fail(bg, l, core.Permanent(errors.New(msg))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	failWith("first life")
+	if err := q.Redrive(bg, "job"); err != nil {
+		t.Fatal(err)
+	}
+	failWith("second life") // poisoned
+	if err := q.ForceRedrive(bg, "job"); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := next(t, q)
+	if _, err := q.Fail(bg, l, errors.New("third life")); err != nil {
+		t.Fatal(err)
+	}
+	script, err := db.ExportScript(bg, q.DAG())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(script, "fail job third life\n") || strings.Contains(script, "life\nfail job first") {
+		t.Errorf("the script does not fail job with the error of its current life:\n%s", script)
+	}
+	sameAsDB(t, q, replay(t, script), nil)
+}
