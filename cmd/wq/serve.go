@@ -90,13 +90,22 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	if *dbURL == "" {
 		return serve(ctx, l, site.New(opt), stdout, stderr)
 	}
-	db, err := durable.Open(ctx, *dbURL, durable.Options{})
+	return serveDB(ctx, l, opt, *dbURL, live.Options{Token: *token, ReadOnly: *readOnly, Streams: *streams}, stdout, stderr)
+}
+
+// serveDB is wq serve --db: the site with the live routes of the durable
+// queue at dbURL (package live) on l until ctx is done. It makes a random
+// token unless lopt has one or is read-only, and prints the list's address
+// with it; the live routes answer only l's own host names when l is on a
+// loopback address, and log their actions on logw.
+func serveDB(ctx context.Context, l net.Listener, opt site.Options, dbURL string, lopt live.Options, stdout, logw io.Writer) error {
+	db, err := durable.Open(ctx, dbURL, durable.Options{})
 	if err != nil {
 		_ = l.Close() // the error that matters is Open's
 		return err
 	}
 	defer db.Close()
-	lopt := live.Options{Token: *token, ReadOnly: *readOnly, Hosts: ownHosts(l.Addr()), Log: stderr, Streams: *streams}
+	lopt.Hosts, lopt.Log = ownHosts(l.Addr()), logw
 	if lopt.Token == "" && !lopt.ReadOnly {
 		var b [16]byte
 		rand.Read(b[:])
@@ -107,7 +116,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 		list += "#token=" + lopt.Token
 	}
 	fmt.Fprintf(stdout, "live DAGs of the database, read-only unless opened with the token: %s\n", list)
-	return serve(ctx, l, live.New(ctx, db, site.New(opt), lopt), stdout, stderr)
+	return serve(ctx, l, live.New(ctx, db, site.New(opt), lopt), stdout, logw)
 }
 
 // ownHosts returns the Host headers a server on a loopback address

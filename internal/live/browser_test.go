@@ -1,13 +1,11 @@
 package live_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"image"
 	"image/png"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -20,23 +18,30 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/dagq/dagq/durable"
 	"github.com/dagq/dagq/internal/browsertest"
+	"github.com/dagq/dagq/internal/live"
+	"github.com/dagq/dagq/site"
 )
 
-// The browser tests drive Debian's chromium, headless, against a real
-// `wq serve --db` built from this tree (the playground's wasm built
-// first), on a real PostgreSQL (pgtest), with workers of the test's own
-// (durable.NewWorker) changing the DAGs.
+// The browser tests drive Debian's chromium, headless, against the live
+// routes on a real PostgreSQL (pgtest), with workers of the test's own
+// (durable.NewWorker) changing the DAGs. The server is the handler wq
+// serve --db makes (live.New over site.New), in this process, serving the
+// playground's wasm built into a directory of its own: site/static is
+// left alone, since the site's browser tests build into it meanwhile.
+// (cmd/wq's TestServeDBPrintsTheTokenAndGuardsTheQueue runs wq serve
+// --db's own code.)
 
 var build struct {
 	once sync.Once
 	err  error
-	wq   string // the wq binary
-	dir  string
+	dir  string // the static files, main.wasm built
 }
 
-// buildWQ builds the playground's wasm into site/static and wq, once.
-func buildWQ(t testing.TB) string {
+// buildStatic builds the playground's wasm, once, into a directory with a
+// copy of site/static's files, and returns it.
+func buildStatic(t testing.TB) string {
 	t.Helper()
 	build.once.Do(func() {
 		root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -53,12 +58,19 @@ func buildWQ(t testing.TB) string {
 			build.err = fmt.Errorf("go env GOROOT: %v", err)
 			return
 		}
-		build.wq = filepath.Join(build.dir, "wq")
+		for _, f := range []string{"index.html", "style.css", "app.js", "favicon.svg"} {
+			data, err := os.ReadFile(filepath.Join(root, "site", "static", f))
+			if err == nil {
+				err = os.WriteFile(filepath.Join(build.dir, f), data, 0o644)
+			}
+			if err != nil {
+				build.err = err
+				return
+			}
+		}
 		for i, s := range [][]string{
-			{"go", "build", "-ldflags=-s -w", "-o", "site/static/main.wasm", "./wasm"},
-			{"cp", filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), "site/static/"},
-			{"go", "run", "./site/precompress", "site/static/main.wasm"},
-			{"go", "build", "-o", build.wq, "./cmd/wq"},
+			{"go", "build", "-ldflags=-s -w", "-o", filepath.Join(build.dir, "main.wasm"), "./wasm"},
+			{"cp", filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), build.dir},
 		} {
 			cmd := exec.Command(s[0], s[1:]...)
 			cmd.Dir = root
@@ -75,51 +87,48 @@ func buildWQ(t testing.TB) string {
 	if build.err != nil {
 		t.Fatal(build.err)
 	}
-	return build.wq
+	return build.dir
 }
 
-// liveServer is a running `wq serve --db`.
+// liveServer is a running server of the live routes.
 type liveServer struct {
 	base string // http://localhost:PORT
-	list string // the address it printed: /dags#token=…, or /dags read-only
+	list string // the list's address as wq serve --db prints it: /dags#token=…, or /dags read-only
 	log  *syncLog
 }
 
-// startServer runs `wq serve --db dbURL --addr 127.0.0.1:PORT args…` until
-// the test ends, and returns it once it has printed where it serves.
+// browserToken is the browser tests' servers' token.
+const browserToken = "5eb1c0ffee5eb1c0ffee5eb1c0ffee00"
+
+// startServer serves the site and the live routes of the database at
+// dbURL on a loopback port, as wq serve --db does (read-only with
+// "--read-only"), until the test ends.
 func startServer(t *testing.T, dbURL string, args ...string) liveServer {
 	t.Helper()
-	wq := buildWQ(t)
+	dir := buildStatic(t)
+	db, err := durable.Open(bg, dbURL, durable.Options{})
+	must(t, err)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(wq, append([]string{"serve", "--db", dbURL, "--addr", addr}, args...)...)
-	out, err := cmd.StdoutPipe()
-	must(t, err)
-	s := liveServer{log: &syncLog{}}
-	cmd.Stderr = s.log
-	must(t, cmd.Start())
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	s := liveServer{base: "http://localhost:" + port, log: &syncLog{}}
+	opt := live.Options{Token: browserToken, Log: s.log, Hosts: []string{"localhost:" + port, "127.0.0.1:" + port}}
+	s.list = s.base + "/dags#token=" + browserToken
+	if len(args) == 1 && args[0] == "--read-only" {
+		opt.Token, opt.ReadOnly = "", true
+		s.list = s.base + "/dags"
+	}
+	ctx, cancel := context.WithCancel(bg)
+	srv := &http.Server{Handler: live.New(ctx, db, site.New(site.Options{Static: os.DirFS(dir)}), opt), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
+		cancel()
+		_ = srv.Close()
+		db.Close()
 		if t.Failed() {
-			t.Logf("wq serve logged:\n%s", s.log)
+			t.Logf("the server logged:\n%s", s.log)
 		}
 	})
-	lines := bufio.NewScanner(out)
-	for lines.Scan() {
-		line := lines.Text()
-		if i := strings.Index(line, "http://"); i >= 0 && strings.Contains(line, "/dags") {
-			s.list = line[i:]
-			break
-		}
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
-	if s.list == "" {
-		t.Fatalf("wq serve --db printed no address of the list; it logged:\n%s", s.log)
-	}
-	s.base = s.list[:strings.Index(s.list, "/dags")]
 	return s
 }
 
