@@ -25,7 +25,7 @@ func goTest(t *testing.T, dir string, args ...string) (string, bool) {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"test", "-count=1"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off") // as a newcomer's go runs it
 	out, err := cmd.CombinedOutput()
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatalf("go test: %v", err)
@@ -58,6 +58,12 @@ func TestPracticeInitStubFailsTheFirstRule(t *testing.T) {
 				}
 			}
 			out, ok := goTest(t, dir)
+			if after, _ := os.ReadFile(filepath.Join(dir, "go.mod")); string(after) != string(mod) {
+				t.Errorf("go test had to change go.mod:\n%s\nto\n%s", mod, after)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "go.sum")); err == nil {
+				t.Error("go test needed a go.sum")
+			}
 			if ok {
 				t.Fatalf("the stub passes:\n%s", out)
 			}
