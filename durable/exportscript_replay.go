@@ -30,6 +30,12 @@ type exporter struct {
 	byScript map[string]*exportTask
 	held     []heldLease     // the leases held, in the order of their deadlines (of their last renewal)
 	heldSet  map[string]bool // the tasks of held still held, by script name
+	// batch is the last batch of the redrive under way when it can start
+	// again with it (see jobBatch); batchRanOn says that it SUCCEEDED
+	// since, and post holds what afterBatch replays.
+	batch      []*exportTask
+	batchRanOn bool
+	post       map[*exportTask]bool
 }
 
 // heldLease is a task the script holds RUNNING, with its lease's deadline.
@@ -46,8 +52,16 @@ func (s *exportSnapshot) script() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	x.batch, x.batchRanOn = x.jobBatch()
+	if x.batchRanOn {
+		x.ranOn()
+	}
 	x.succeeded()
 	x.deadLetters()
+	if x.batchRanOn {
+		x.restartJob()
+		x.afterBatch()
+	}
 	x.live()
 	x.verify()
 	return x.text(header), nil
@@ -209,7 +223,7 @@ func (x *exporter) retries(t *exportTask, n int) {
 func (x *exporter) succeeded() {
 	var done []*exportTask
 	for _, t := range x.s.tasks {
-		if t.state == core.Succeeded {
+		if t.state == core.Succeeded && !x.post[t] {
 			done = append(done, t)
 		}
 	}
@@ -242,7 +256,7 @@ func (x *exporter) deadLetters() {
 			dlq = append(dlq, t)
 		}
 	}
-	batch := x.jobBatch()
+	batch := x.batch
 	slices.SortFunc(dlq, func(a, b *exportTask) int { return cmp.Compare(*a.dlqSeq, *b.dlqSeq) })
 	at := len(dlq)
 	if len(batch) > 0 {
@@ -322,22 +336,34 @@ func (x *exporter) poisonCycles(t *exportTask, redrives int, poisoned bool) {
 
 // jobBatch returns the tasks of the bulk redrive under way that its last
 // batch redrove, when the redrive can start again with them as its first
-// batch: they are READY, at the back of the READY line in their order, and
-// their death's error was recorded. Otherwise nil, and restartJob starts
-// the redrive with a batch of tasks still DEAD in the database.
-func (x *exporter) jobBatch() []*exportTask {
+// batch: their death's error was recorded, and either they are READY, at
+// the back of the READY line in their order (ranOn false), or they all
+// SUCCEEDED since (ranOn true: afterBatch replays that). Otherwise nil, and
+// restartJob starts the redrive with a batch of tasks still DEAD in the
+// database.
+func (x *exporter) jobBatch() (batch []*exportTask, ranOn bool) {
 	j := x.s.job
 	if !j.underWay || j.pos == 0 || j.rate.N <= 0 {
-		return nil
+		return nil, false
 	}
 	k := (j.pos-1)%j.rate.N + 1
-	var batch []*exportTask
+	succeeded := 0
 	for _, n := range j.tasks[j.pos-k : j.pos] {
 		t := x.byScript[n]
-		if t == nil || t.state != core.Ready || t.attempts != 0 || t.deathErr == nil {
-			return nil
+		if t == nil || t.deathErr == nil || !(t.state == core.Ready && t.attempts == 0 || t.state == core.Succeeded) {
+			return nil, false
+		}
+		if t.state == core.Succeeded {
+			succeeded++
 		}
 		batch = append(batch, t)
+	}
+	switch succeeded {
+	case len(batch):
+		return batch, true
+	case 0:
+	default:
+		return nil, false
 	}
 	var ready []*exportTask
 	for _, t := range x.s.tasks {
@@ -347,14 +373,81 @@ func (x *exporter) jobBatch() []*exportTask {
 	}
 	slices.SortFunc(ready, func(a, b *exportTask) int { return cmp.Compare(*a.readySeq, *b.readySeq) })
 	if len(ready) < len(batch) {
-		return nil
+		return nil, false
 	}
 	for i, t := range ready[len(ready)-len(batch):] {
 		if t != batch[i] {
-			return nil
+			return nil, false
 		}
 	}
-	return batch
+	return batch, false
+}
+
+// ranOn marks the tasks that afterBatch replays: the last batch of the
+// redrive under way, which SUCCEEDED since, and the SUCCEEDED tasks that
+// wait on them, transitively.
+func (x *exporter) ranOn() {
+	x.post = map[*exportTask]bool{}
+	dependents := map[string][]*exportTask{}
+	for _, t := range x.s.tasks {
+		for _, d := range t.deps {
+			dependents[d] = append(dependents[d], t)
+		}
+	}
+	wave := slices.Clone(x.batch)
+	for _, t := range wave {
+		x.post[t] = true
+	}
+	for len(wave) > 0 {
+		t := wave[0]
+		wave = wave[1:]
+		for _, w := range dependents[t.script] {
+			if w.state == core.Succeeded && !x.post[w] {
+				x.post[w] = true
+				wave = append(wave, w)
+			}
+		}
+	}
+}
+
+// afterBatch replays what followed the last batch of the redrive under
+// way when it SUCCEEDED since: the redrive started again, its batch is
+// handed out and held, then the batch and the SUCCEEDED tasks behind it
+// run, dependencies first, each with the attempts it failed.
+func (x *exporter) afterBatch() {
+	x.section(fmt.Sprintf("the redrive's last batch ran on: %d SUCCEEDED since, dependencies first", len(x.post)))
+	inBatch := map[*exportTask]bool{}
+	for _, t := range x.batch {
+		inBatch[t] = true
+		st := x.exec(scenario.Command{Op: scenario.OpNext})
+		x.hold(st.Task)
+	}
+	var post []*exportTask
+	for t := range x.post {
+		post = append(post, t)
+	}
+	slices.SortFunc(post, func(a, b *exportTask) int { return cmp.Compare(a.ord, b.ord) })
+	for _, t := range post {
+		if !inBatch[t] {
+			x.submit(t)
+			x.retries(t, t.attempts-1)
+			if x.handOut(t) {
+				x.exec(scenario.Command{Op: scenario.OpComplete, Task: t.script})
+			}
+			continue
+		}
+		for k := 1; k < t.attempts; k++ {
+			x.fail(t, x.failure(t, k), false)
+			x.unhold(t)
+			x.untilReady(t)
+			if !x.handOut(t) {
+				break
+			}
+			x.hold(t.script)
+		}
+		x.exec(scenario.Command{Op: scenario.OpComplete, Task: t.script})
+		x.unhold(t)
+	}
 }
 
 // killForJob submits t, a task the redrive under way redrove in its last
@@ -435,7 +528,9 @@ func (x *exporter) live() {
 		x.section(fmt.Sprintf("the READY line, %d tasks in its order", len(ready)))
 		x.readyLine(ready)
 	}
-	x.restartJob()
+	if !x.batchRanOn {
+		x.restartJob()
+	}
 	if len(running) > 0 {
 		x.note("the RUNNING tasks' leases are held by the script, not by their workers: their holders and deadlines are not the database's")
 	}
@@ -621,7 +716,7 @@ func (x *exporter) restartJob() {
 		return
 	}
 	x.section(fmt.Sprintf("the redrive under way: %d of its %d tasks handled, %d every %s", j.pos, len(j.tasks), j.rate.N, scenario.FormatDuration(j.rate.Per)))
-	if x.jobBatch() == nil && j.pos < len(j.tasks) {
+	if x.batch == nil && j.pos < len(j.tasks) {
 		x.note(fmt.Sprintf("the redrive under way starts again with a batch (the simulator's starts so): the replay has redriven its next batch, %d task(s), which the database redrives when that batch falls due", j.rate.N))
 	}
 	x.exec(c)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -330,9 +331,12 @@ func TestExportScriptRoundTripUnderWorkers(t *testing.T) {
 	if err := q.SubmitAll(bg, tasks); err != nil {
 		t.Fatal(err)
 	}
+	var recovered atomic.Bool // the API answers again
 	handler := func(ctx context.Context, task durable.Task) error {
 		name := task.Name
 		switch {
+		case recovered.Load() && strings.HasPrefix(name, "api-"):
+			return nil
 		case strings.HasPrefix(name, "fetch-") && task.Attempt == 1:
 			return fmt.Errorf("HTTP 502 from cdn-%s", name[len("fetch-"):])
 		case strings.HasPrefix(name, "api-"):
@@ -434,6 +438,29 @@ func TestExportScriptRoundTripUnderWorkers(t *testing.T) {
 	}
 	if a, err := q.Alerting(bg); err != nil || a != mem.Stats().Alerting {
 		t.Errorf("the alert: %v in the database (%v), %v in the replay", a, err, mem.Stats().Alerting)
+	}
+	if t.Failed() {
+		return
+	}
+
+	// The API answers again: the workers run the redriven task and the
+	// aggregate it freed, while the redrive waits an hour for its next.
+	recovered.Store(true)
+	first := job.Tasks[0]
+	work(func(states map[string]core.State) bool {
+		return states[first] == core.Succeeded && states["agg-"+first[len("api-"):]] == core.Succeeded
+	})
+	script, err = db.ExportScript(bg, "outage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem = replay(t, script)
+	sameAsDB(t, q, mem, nil)
+	if !strings.Contains(script, "# Replayed, it stands where the database does") {
+		t.Errorf("after the batch ran on, the script does not say that it stands as the database does")
+	}
+	if r := mem.Stats().Redrive; r == nil || !slices.Equal(r.Tasks[r.Done:], job.Tasks[job.Done:]) {
+		t.Errorf("after the batch ran on, the replay's redrive: %+v; the database's: %+v", r, job)
 	}
 }
 
@@ -660,53 +687,74 @@ func heldLeases(t *testing.T, q *durable.Queue) []core.Lease {
 }
 
 // TestExportScriptOfARedriveWhoseBatchRanOn: a redrive at a rate whose
-// last batch a worker has already run (the task SUCCEEDED) cannot start
-// again with that batch; the script starts it with the next one, so that
-// the replay redrives one task more than the database has so far, and
-// says so — every other task as in the database.
+// last batch a worker has already run is replayed exactly when the batch
+// SUCCEEDED (the redrive starts again with it, which then succeeds, and
+// what it freed runs on); when the batch is still RUNNING the script starts
+// the redrive with its next batch: the replay stands one batch ahead of
+// the database, and says so.
 func TestExportScriptOfARedriveWhoseBatchRanOn(t *testing.T) {
 	t.Parallel()
 	db := openDB(t, durable.Options{VirtualClock: true})
-	q := openQueue(t, db, core.Config{MaxAttempts: 1})
-	for _, task := range []string{"a", "b", "c"} {
-		if err := q.Submit(bg, task); err != nil {
+	for _, succeed := range []bool{true, false} {
+		q := openQueue(t, db, core.Config{MaxAttempts: 1})
+		for _, task := range []string{"a", "b", "c"} {
+			if err := q.Submit(bg, task); err != nil {
+				t.Fatal(err)
+			}
+			l, _ := next(t, q)
+			if _, err := q.Fail(bg, l, errors.New("HTTP 503")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, s := range [][]string{{"after-a", "a"}, {"after-after", "after-a"}, {"after-b", "b"}} {
+			if err := q.Submit(bg, s[0], s[1:]...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := q.RedriveMatching(bg, core.Selector{Contains: "HTTP 503"}, core.Rate{N: 1, Per: time.Hour}); err != nil {
 			t.Fatal(err)
 		}
 		l, _ := next(t, q)
-		if _, err := q.Fail(bg, l, errors.New("HTTP 503")); err != nil {
+		if l.Task != "a" {
+			t.Fatalf("next: %s, want a", l.Task)
+		}
+		if succeed {
+			if err := q.Complete(bg, l); err != nil {
+				t.Fatal(err)
+			}
+			l, _ = next(t, q)
+			if err := q.Complete(bg, l); err != nil { // after-a
+				t.Fatal(err)
+			}
+		}
+		script, err := db.ExportScript(bg, q.DAG())
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := q.Submit(bg, "after-a", "a"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := q.RedriveMatching(bg, core.Selector{Contains: "HTTP 503"}, core.Rate{N: 1, Per: time.Hour}); err != nil {
-		t.Fatal(err)
-	}
-	l, _ := next(t, q)
-	if l.Task != "a" {
-		t.Fatalf("next: %s, want a", l.Task)
-	}
-	if err := q.Complete(bg, l); err != nil {
-		t.Fatal(err)
-	}
-	script, err := db.ExportScript(bg, q.DAG())
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem := replay(t, script)
-	for task, want := range map[string]core.State{"a": core.Succeeded, "after-a": core.Ready, "b": core.Ready, "c": core.Dead} {
-		if got, _ := mem.Status(task); got != want {
-			t.Errorf("%s: %s in the replay, want %s", task, got, want)
+		mem := replay(t, script)
+		if succeed {
+			sameAsDB(t, q, mem, nil)
+			if !strings.Contains(script, "# Replayed, it stands where the database does") {
+				t.Errorf("the script does not say it stands where the database does:\n%s", script)
+			}
+			if r := mem.Stats().Redrive; r == nil || !slices.Equal(r.Tasks[r.Done:], []string{"b", "c"}) {
+				t.Errorf("the replay's redrive: %+v, want b and c still to come", r)
+			}
+			continue
 		}
-	}
-	if r := mem.Stats().Redrive; r == nil || !slices.Equal(r.Tasks[r.Done:], []string{"c"}) {
-		t.Errorf("the replay's redrive: %+v, want c still to come", r)
-	}
-	for _, want := range []string{"# Replayed, it differs from the database in ", "b is READY in the replay, DEAD in the database",
-		"the replay has redriven its next batch, 1 task(s), which the database redrives when that batch falls due"} {
-		if !strings.Contains(script, want) {
-			t.Errorf("the script does not say %q:\n%s", want, script)
+		for task, want := range map[string]core.State{"a": core.Running, "after-a": core.Pending, "b": core.Ready, "c": core.Dead} {
+			if got, _ := mem.Status(task); got != want {
+				t.Errorf("%s: %s in the replay, want %s", task, got, want)
+			}
+		}
+		if r := mem.Stats().Redrive; r == nil || !slices.Equal(r.Tasks[r.Done:], []string{"c"}) {
+			t.Errorf("the replay's redrive: %+v, want c still to come", r)
+		}
+		for _, want := range []string{"# Replayed, it differs from the database in ", "b is READY in the replay, DEAD in the database",
+			"the replay has redriven its next batch, 1 task(s), which the database redrives when that batch falls due"} {
+			if !strings.Contains(script, want) {
+				t.Errorf("the script does not say %q:\n%s", want, script)
+			}
 		}
 	}
 }
