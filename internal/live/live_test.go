@@ -354,3 +354,45 @@ func TestTheScriptAndATasksDetail(t *testing.T) {
 		t.Errorf("the detail of a task that does not exist: %d, want 404", code)
 	}
 }
+
+func TestAForcedRedriveMovesOneTask(t *testing.T) {
+	f := newFixture(t, live.Options{Token: token})
+	code, resp := post(t, f.url+"/api/live/dags/incident/force", `{"task":"fetch-2"}`, live.TokenHeader, token)
+	if code != http.StatusOK {
+		t.Fatalf("%d %s", code, resp)
+	}
+	if dead := f.deadNow(t); strings.Join(dead, " ") != "fetch-0 fetch-1" {
+		t.Errorf("DEAD now %v, want fetch-0 and fetch-1 only", dead)
+	}
+	if code, resp := post(t, f.url+"/api/live/dags/incident/force", `{"task":"parse-0"}`, live.TokenHeader, token); code != http.StatusConflict {
+		t.Errorf("a forced redrive of a BLOCKED task: %d %s, want 409", code, resp)
+	}
+	if !strings.Contains(f.log.String(), "DAG incident: forced the redrive of fetch-2") {
+		t.Errorf("the forced redrive is not logged:\n%s", f.log)
+	}
+}
+
+func TestTheListFlagsARaisedAlert(t *testing.T) {
+	f := newFixture(t, live.Options{})
+	q, err := f.db.Queue(bg, "alerting", core.Config{MaxAttempts: 1, Alert: core.Alert{Entries: 1, Window: time.Hour}})
+	must(t, err)
+	must(t, q.Submit(bg, "x"))
+	l, _, err := q.Next(bg)
+	must(t, err)
+	_, err = q.Fail(bg, l, errors.New("boom"))
+	must(t, err)
+	resp, err := http.Get(f.url + "/dags/rows")
+	must(t, err)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	rows := string(b)
+	alerting := rows[strings.Index(rows, `data-dag="alerting"`):]
+	alerting = alerting[:strings.Index(alerting, "</tr>")]
+	if !strings.Contains(rows, `<tr data-dag="alerting" class="alert">`) || !strings.Contains(alerting, "DLQ alert") {
+		t.Errorf("the alerting DAG's row is not flagged:\n%s", rows)
+	}
+	incident := rows[strings.Index(rows, `data-dag="incident"`):]
+	if incident = incident[:strings.Index(incident, "</tr>")]; strings.Contains(incident, "DLQ alert") {
+		t.Errorf("a DAG without an alert is flagged:\n%s", incident)
+	}
+}
