@@ -30,6 +30,7 @@ func (a *app) wire() {
 	a.detail.wire()
 	a.tally.wireFilter()
 	a.wireNotice()
+	a.d.mm.wire()
 	a.practice.wire()
 	addOption(e.picker, "", "Your script").Set("disabled", true)
 	for _, entry := range scenario.Library() {

@@ -19,6 +19,7 @@ import (
 type drawing struct {
 	a           *app
 	g           *graph
+	mm          *minimap  // the overview of a drawing bigger than the stage
 	follow      bool      // bring the tasks a step changes into view
 	zoom        float64   // the zoom chosen; 0 until one is, when the drawing fits itself
 	traced      string    // the task whose lineage is highlighted; "" for none
@@ -39,6 +40,7 @@ type drawing struct {
 
 func newDrawing(a *app) *drawing {
 	d := &drawing{a: a, follow: true, g: newGraph(byID("graph"))}
+	d.mm = newMinimap(d)
 	e := &d.el
 	byIDs(idField{&e.scroller, "scroller"}, idField{&e.stage, "stage"}, idField{&e.zoomIn, "zoom-in"},
 		idField{&e.zoomOut, "zoom-out"}, idField{&e.zoomFit, "zoom-fit"}, idField{&e.zoomLabel, "zoom-label"},
@@ -101,6 +103,7 @@ func (d *drawing) draw(view playground.Scroll, k int, animate bool) (relaid bool
 		}
 	}
 	d.g.markVisited(p.Visited(k))
+	d.mm.update(true)
 	return relaid
 }
 
@@ -163,6 +166,7 @@ func (d *drawing) followAction(view playground.Scroll, tasks []string) playgroun
 
 // drawWindow draws the part of a big graph around the view.
 func (d *drawing) drawWindow(view playground.Scroll) {
+	d.mm.update(false)
 	d.g.setWindow(playground.Seen(view, d.svgX, d.svgY, d.g.scale), playground.Window(view, d.svgX, d.svgY, d.g.scale))
 }
 

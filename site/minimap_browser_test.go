@@ -1,0 +1,51 @@
+package site_test
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/core/render"
+)
+
+// TestTheMinimap: the outage's 444 tasks, opened at a readable zoom, are
+// bigger than the stage: a minimap in its corner shows every task as a
+// dot in its state's colour (DEAD and BLOCKED ones, at step 541), inside
+// the stage; a click on its far corner scrolls the drawing there; once
+// the graph is fitted, it goes.
+func TestTheMinimap(t *testing.T) {
+	ctx, base := playground(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 860)); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, base, "/?scenario=outage&step=541")
+	waitFor(t, ctx, `!document.querySelector('#minimap').hidden`)
+	settle(t, ctx)
+	in := eval[bool](t, ctx, `(() => { const m = document.querySelector('#minimap').getBoundingClientRect(), s = document.querySelector('#stage').getBoundingClientRect();
+		return m.width >= 60 && m.height >= 24 && m.left >= s.left && m.right <= s.right && m.top >= s.top && m.bottom <= s.bottom; })()`)
+	if !in {
+		t.Error("the minimap is not inside the stage, or too small")
+	}
+	img := shot(t, ctx, "#minimap")
+	for _, st := range []core.State{core.Dead, core.Blocked} {
+		if n := near(img, rgba(render.StyleOf(st).Stroke), 30); n < 20 {
+			t.Errorf("the minimap has %d pixels of %s's colour", n, st)
+		}
+	}
+	keepShot(t, ctx, "minimap")
+
+	before := eval[[]float64](t, ctx, `(s => [s.scrollLeft, s.scrollTop])(document.querySelector('#scroller'))`)
+	corner := eval[[]float64](t, ctx, `(r => [r.right - 3, r.bottom - 3])(document.querySelector('#minimap').getBoundingClientRect())`)
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(corner[0], corner[1])); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, ctx)
+	after := eval[[]float64](t, ctx, `(s => [s.scrollLeft, s.scrollTop])(document.querySelector('#scroller'))`)
+	if after[0]+after[1] <= before[0]+before[1] {
+		t.Errorf("a click on the minimap's far corner scrolled the drawing from %v to %v", before, after)
+	}
+
+	click(t, ctx, "#zoom-fit")
+	waitFor(t, ctx, `document.querySelector('#minimap').hidden`)
+}
