@@ -175,3 +175,32 @@ func keepShot(t testing.TB, ctx context.Context, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTheTaskDetailBesideAPopoverOnAPhone: a tap on a RUNNING task on a
+// phone opens its popover (Complete, Fail) and its detail: the sheet
+// covers neither the task nor the popover, whose buttons stay where a
+// finger reaches them.
+func TestTheTaskDetailBesideAPopoverOnAPhone(t *testing.T) {
+	ctx, base := playground(t)
+	phone(t, ctx)
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=6")
+	settle(t, ctx)
+	if got := states(t, ctx)["a"]; got != "RUNNING" {
+		t.Fatalf("a is %s at step 6, want RUNNING", got)
+	}
+	touchAt(t, ctx, centre(t, ctx, `#graph g[data-task="a"] > rect`))
+	waitFor(t, ctx, `!document.querySelector('#task-panel').hidden && !document.querySelector('#popover').hidden`)
+	settle(t, ctx)
+	keepShot(t, ctx, "detail-phone-popover")
+	overlaps := eval[[]string](t, ctx, `(() => {
+		const s = document.querySelector('#task-panel').getBoundingClientRect();
+		const over = sel => { const r = document.querySelector(sel).getBoundingClientRect(); return Math.min(s.bottom, r.bottom) > Math.max(s.top, r.top) && Math.min(s.right, r.right) > Math.max(s.left, r.left); };
+		return ['#graph g[data-task="a"] > rect', '#popover'].filter(over);
+	})()`)
+	if len(overlaps) > 0 {
+		t.Errorf("the sheet covers %v", overlaps)
+	}
+	if got := eval[string](t, ctx, `(b => { const r = b.getBoundingClientRect(); const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return e && e.closest('button') === b ? 'reachable' : (e ? e.tagName + '.' + e.className : 'nothing'); })(document.querySelector('#popover button[data-action="complete"]'))`); got != "reachable" {
+		t.Errorf("the popover's Complete is under %s", got)
+	}
+}
