@@ -109,11 +109,16 @@ func (d *detailPanel) close() {
 		return
 	}
 	task := d.task
+	inPanel := d.el.panel.Underlying().Call("contains", document.Get("activeElement")).Bool()
 	d.task, d.note = "", ""
 	d.mark("")
 	hide(d.el.panel, true)
 	removeClass(d.a.el.body, "detail-open")
-	d.a.d.focusTask(task)
+	// The focus, if it was in the panel, goes back to the task rather
+	// than to the page's body; anywhere else, it stays.
+	if inPanel {
+		d.a.d.focusTask(task)
+	}
 }
 
 // step draws the panel at a new step: the click's note is stale there.
