@@ -29,6 +29,9 @@ type liveView struct {
 	again  bool       // a change came during it: load once more after it
 	loads  int        // loads done, for the bar and the tests
 	det    liveDetail // the detail panel's task, read from the server
+	// pending is a request made before main.wasm ran (app.js), for fetch
+	// to take in place of its own: the first load of the script.
+	pending js.Value
 
 	el struct{ bar, state, mode, why js.Value }
 }
@@ -103,7 +106,14 @@ func (v *liveView) load() {
 	}
 	v.busy = true
 	start := now()
-	v.fetch("GET", "/api/live/dags/"+url.PathEscape(v.dag)+"/script", "", func(status int, body string) {
+	path := "/api/live/dags/" + url.PathEscape(v.dag) + "/script"
+	if early := js.Global().Get("dagqLiveScript"); early.Truthy() && v.loads == 0 {
+		// The first load was asked for by app.js, before main.wasm ran.
+		js.Global().Set("dagqLiveScript", js.Undefined())
+		path = ""
+		v.pending = early
+	}
+	v.fetch("GET", path, "", func(status int, body string) {
 		v.busy = false
 		if status != 200 {
 			msg := body
@@ -141,6 +151,9 @@ func (v *liveView) show() {
 	// whole of time's formatting into main.wasm.
 	setText(v.el.state, "live · read "+js.Global().Get("Date").New().Call("toLocaleTimeString").String())
 	setData(a.el.body, "liveLoads", strconv.Itoa(v.loads))
+	if v.loads == 1 {
+		afterPaint(collectAgain) // see main: nothing was collected until now
+	}
 	if a.detail.task != "" {
 		v.readDetail(a.detail.task) // its task may have changed too
 	}
@@ -186,7 +199,8 @@ func (v *liveView) request(cmd string) {
 }
 
 // fetch sends a request to the server, with the token, and calls done
-// with the status and the body (status 0 when it could not be sent).
+// with the status and the body (status 0 when it could not be sent). An
+// empty path takes v.pending, a request already made, instead.
 func (v *liveView) fetch(method, path, body string, done func(status int, body string)) {
 	headers := js.Global().Get("Object").New()
 	headers.Set("X-Dagq-Token", v.token)
@@ -219,5 +233,10 @@ func (v *liveView) fetch(method, path, body string, done func(status int, body s
 		guard("live "+method, func() { done(0, strings.TrimSpace(msg)) })
 		return nil
 	})
-	js.Global().Call("fetch", path, opts).Call("then", got).Call("then", text).Call("catch", fail)
+	req := v.pending
+	v.pending = js.Undefined()
+	if path != "" {
+		req = js.Global().Call("fetch", path, opts)
+	}
+	req.Call("then", got).Call("then", text).Call("catch", fail)
 }

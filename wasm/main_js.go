@@ -30,6 +30,14 @@ func main() {
 	a.stateStyles()
 	a.wire()
 	a.loadURL()
-	afterPaint(func() { debug.SetGCPercent(400) })
+	if a.live.dag == "" {
+		// A live DAG's first drawing comes once its script has been
+		// fetched: the live view collects again after it (liveView.show).
+		afterPaint(collectAgain)
+	}
 	select {}
 }
+
+// collectAgain turns garbage collection back on, once the first drawing
+// is on screen: four times less often than Go's default.
+func collectAgain() { debug.SetGCPercent(400) }
