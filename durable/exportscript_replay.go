@@ -35,6 +35,7 @@ type exporter struct {
 	// since, and post holds what afterBatch replays.
 	batch      []*exportTask
 	batchRanOn bool
+	jobStarted bool
 	post       map[*exportTask]bool
 }
 
@@ -59,7 +60,9 @@ func (s *exportSnapshot) script() (string, error) {
 	x.succeeded()
 	x.deadLetters()
 	if x.batchRanOn {
-		x.restartJob()
+		if !x.jobStarted {
+			x.startAgain()
+		}
 		x.afterBatch()
 	}
 	x.live()
@@ -264,8 +267,12 @@ func (x *exporter) deadLetters() {
 		for _, n := range x.s.job.tasks[x.s.job.pos:] {
 			remaining[n] = true
 		}
+		inLast := map[*exportTask]bool{}
+		for _, b := range batch {
+			inLast[b] = true
+		}
 		for i, t := range dlq {
-			if t.state == core.Dead && remaining[t.script] {
+			if t.state == core.Dead && (remaining[t.script] || inLast[t]) {
 				at = i
 				break
 			}
@@ -275,10 +282,18 @@ func (x *exporter) deadLetters() {
 			}
 		}
 	}
+	inBatch := map[*exportTask]bool{}
+	for _, b := range batch {
+		inBatch[b] = true
+	}
 	if len(dlq) > 0 {
 		x.section(fmt.Sprintf("the dead-letter queue, %d entries in their order: each DEAD task with its attempts and its death, each BLOCKED one submitted after its root died", len(dlq)))
 	}
 	for i := 0; i <= len(dlq); i++ {
+		if i < len(dlq) && x.batchRanOn && inBatch[dlq[i]] && !x.jobStarted {
+			x.startAgain()
+			x.section("the dead-letter queue, continued: the redrive's last batch dies again where it did")
+		}
 		if i == at && len(batch) > 0 {
 			x.section(fmt.Sprintf("the last batch of the redrive under way, %d tasks, killed again for it to take; what they block", len(batch)))
 			for _, b := range batch {
@@ -293,8 +308,22 @@ func (x *exporter) deadLetters() {
 			break
 		}
 		t := dlq[i]
-		switch t.state {
-		case core.Dead:
+		switch {
+		case t.state == core.Dead && inBatch[t] && x.batchRanOn:
+			// Held since the redrive took it: its attempts since, then
+			// its death.
+			for k := 1; k < t.attempts; k++ {
+				x.fail(t, x.failure(t, k), false)
+				x.unhold(t)
+				x.untilReady(t)
+				if !x.handOut(t) {
+					break
+				}
+				x.hold(t.script)
+			}
+			x.fail(t, x.errorText(t.script, t.err), strings.HasPrefix(t.reason, "permanent failure") || t.attempts < x.s.cfg.MaxAttempts)
+			x.unhold(t)
+		case t.state == core.Dead:
 			x.submit(t)
 			x.poisonCycles(t, t.redrives, t.poisoned)
 			x.retries(t, t.attempts-1)
@@ -307,10 +336,22 @@ func (x *exporter) deadLetters() {
 				permanent = true
 			}
 			x.fail(t, x.errorText(t.script, t.err), permanent)
-		case core.Blocked:
+		case t.state == core.Blocked:
 			x.submit(t)
 		}
 	}
+}
+
+// startAgain starts the redrive under way again with its last batch, and
+// holds the batch RUNNING, as workers took it: each then dies again or
+// succeeds where the script replays it.
+func (x *exporter) startAgain() {
+	x.restartJob()
+	for range x.batch {
+		st := x.exec(scenario.Command{Op: scenario.OpNext})
+		x.hold(st.Task)
+	}
+	x.jobStarted = true
 }
 
 // poisonCycles kills and redrives t as many of its redrives times as
@@ -337,10 +378,10 @@ func (x *exporter) poisonCycles(t *exportTask, redrives int, poisoned bool) {
 // jobBatch returns the tasks of the bulk redrive under way that its last
 // batch redrove, when the redrive can start again with them as its first
 // batch: their death's error was recorded, and either they are READY, at
-// the back of the READY line in their order (ranOn false), or they all
-// SUCCEEDED since (ranOn true: afterBatch replays that). Otherwise nil, and
-// restartJob starts the redrive with a batch of tasks still DEAD in the
-// database.
+// the back of the READY line in their order (ranOn false), or each of them
+// SUCCEEDED or died again since (ranOn true: deadLetters and afterBatch
+// replay that). Otherwise nil, and restartJob starts the redrive with a
+// batch of tasks still DEAD in the database.
 func (x *exporter) jobBatch() (batch []*exportTask, ranOn bool) {
 	j := x.s.job
 	if !j.underWay || j.pos == 0 || j.rate.N <= 0 {
@@ -350,10 +391,11 @@ func (x *exporter) jobBatch() (batch []*exportTask, ranOn bool) {
 	succeeded := 0
 	for _, n := range j.tasks[j.pos-k : j.pos] {
 		t := x.byScript[n]
-		if t == nil || t.deathErr == nil || !(t.state == core.Ready && t.attempts == 0 || t.state == core.Succeeded) {
+		if t == nil || t.deathErr == nil ||
+			!(t.state == core.Ready && t.attempts == 0 || t.state == core.Succeeded || t.state == core.Dead && t.dlqSeq != nil) {
 			return nil, false
 		}
-		if t.state == core.Succeeded {
+		if t.state != core.Ready {
 			succeeded++
 		}
 		batch = append(batch, t)
@@ -394,9 +436,12 @@ func (x *exporter) ranOn() {
 			dependents[d] = append(dependents[d], t)
 		}
 	}
-	wave := slices.Clone(x.batch)
-	for _, t := range wave {
-		x.post[t] = true
+	var wave []*exportTask
+	for _, t := range x.batch {
+		if t.state == core.Succeeded {
+			x.post[t] = true
+			wave = append(wave, t)
+		}
 	}
 	for len(wave) > 0 {
 		t := wave[0]
@@ -411,16 +456,17 @@ func (x *exporter) ranOn() {
 }
 
 // afterBatch replays what followed the last batch of the redrive under
-// way when it SUCCEEDED since: the redrive started again, its batch is
-// handed out and held, then the batch and the SUCCEEDED tasks behind it
-// run, dependencies first, each with the attempts it failed.
+// way, held since startAgain, for those of it that SUCCEEDED since: they
+// and the SUCCEEDED tasks behind them run, dependencies first, each with
+// the attempts it failed.
 func (x *exporter) afterBatch() {
+	if len(x.post) == 0 {
+		return
+	}
 	x.section(fmt.Sprintf("the redrive's last batch ran on: %d SUCCEEDED since, dependencies first", len(x.post)))
 	inBatch := map[*exportTask]bool{}
 	for _, t := range x.batch {
 		inBatch[t] = true
-		st := x.exec(scenario.Command{Op: scenario.OpNext})
-		x.hold(st.Task)
 	}
 	var post []*exportTask
 	for t := range x.post {

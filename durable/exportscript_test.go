@@ -499,8 +499,8 @@ func TestExportScriptOfRandomHistories(t *testing.T) {
 		submitted := 0
 		var held []core.Lease
 		errs := []string{"HTTP 503 from api-%d.example.com", "timeout after %ds", "bad input in row %d"}
-		for range 40 + rng.IntN(60) {
-			switch k := rng.IntN(10); {
+		op := func(k int) {
+			switch {
 			case k < 3 && submitted < n:
 				name := fmt.Sprint("t", order[submitted])
 				submitted++
@@ -519,7 +519,7 @@ func TestExportScriptOfRandomHistories(t *testing.T) {
 				held = slices.Delete(held, i, i+1)
 				if rng.IntN(3) == 0 {
 					_ = q.Complete(bg, l) // an expired lease is refused
-					continue
+					return
 				}
 				err := fmt.Errorf(errs[rng.IntN(len(errs))], rng.IntN(5))
 				if rng.IntN(5) == 0 {
@@ -533,7 +533,7 @@ func TestExportScriptOfRandomHistories(t *testing.T) {
 			case k == 9 && redrives:
 				dl := deadLetters(t, q)
 				if len(dl) == 0 {
-					continue
+					return
 				}
 				d := dl[rng.IntN(len(dl))]
 				if d.State == core.Dead && d.Poisoned {
@@ -543,8 +543,15 @@ func TestExportScriptOfRandomHistories(t *testing.T) {
 				}
 			}
 		}
+		for range 40 + rng.IntN(60) {
+			op(rng.IntN(10))
+		}
 		if redrives && rng.IntN(2) == 0 {
 			_, _ = q.RedriveMatching(bg, core.Selector{Contains: "HTTP 503"}, core.Rate{N: 1, Per: time.Hour})
+			// Workers go on: hand-outs, completions, failures, a little time.
+			for range rng.IntN(8) {
+				op(3 + rng.IntN(6))
+			}
 		}
 		script, err := db.ExportScript(bg, q.DAG())
 		if err != nil {
@@ -689,13 +696,13 @@ func heldLeases(t *testing.T, q *durable.Queue) []core.Lease {
 // TestExportScriptOfARedriveWhoseBatchRanOn: a redrive at a rate whose
 // last batch a worker has already run is replayed exactly when the batch
 // SUCCEEDED (the redrive starts again with it, which then succeeds, and
-// what it freed runs on); when the batch is still RUNNING the script starts
-// the redrive with its next batch: the replay stands one batch ahead of
-// the database, and says so.
+// what it freed runs on) or died again; when the batch is still RUNNING
+// the script starts the redrive with its next batch: the replay stands one
+// batch ahead of the database, and says so.
 func TestExportScriptOfARedriveWhoseBatchRanOn(t *testing.T) {
 	t.Parallel()
 	db := openDB(t, durable.Options{VirtualClock: true})
-	for _, succeed := range []bool{true, false} {
+	for _, then := range []string{"succeeds", "dies", "runs"} {
 		q := openQueue(t, db, core.Config{MaxAttempts: 1})
 		for _, task := range []string{"a", "b", "c"} {
 			if err := q.Submit(bg, task); err != nil {
@@ -718,12 +725,17 @@ func TestExportScriptOfARedriveWhoseBatchRanOn(t *testing.T) {
 		if l.Task != "a" {
 			t.Fatalf("next: %s, want a", l.Task)
 		}
-		if succeed {
+		switch then {
+		case "succeeds":
 			if err := q.Complete(bg, l); err != nil {
 				t.Fatal(err)
 			}
 			l, _ = next(t, q)
 			if err := q.Complete(bg, l); err != nil { // after-a
+				t.Fatal(err)
+			}
+		case "dies":
+			if _, err := q.Fail(bg, l, errors.New("HTTP 503 again")); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -732,10 +744,10 @@ func TestExportScriptOfARedriveWhoseBatchRanOn(t *testing.T) {
 			t.Fatal(err)
 		}
 		mem := replay(t, script)
-		if succeed {
+		if then != "runs" {
 			sameAsDB(t, q, mem, nil)
 			if !strings.Contains(script, "# Replayed, it stands where the database does") {
-				t.Errorf("the script does not say it stands where the database does:\n%s", script)
+				t.Errorf("%s: the script does not say it stands where the database does:\n%s", then, script)
 			}
 			if r := mem.Stats().Redrive; r == nil || !slices.Equal(r.Tasks[r.Done:], []string{"b", "c"}) {
 				t.Errorf("the replay's redrive: %+v, want b and c still to come", r)
