@@ -237,7 +237,10 @@ func (a Attempt) Label() string {
 // Summary says how an attempt went, for people, with now the time the
 // detail is of: "lease 3 · 1s → 4s (3s) · failed: HTTP 503", or "lease 5 ·
 // since 4s (2s so far) · lease ends at 34s"; without its times unless
-// timed ([TaskDetail.Timed]): "lease 3 · failed: HTTP 503".
+// timed ([TaskDetail.Timed]): "lease 3 · failed: HTTP 503". A time the
+// detail does not know (a live queue keeps no start of an attempt that
+// succeeded) is left out rather than shown as the clock's zero: "ended
+// 03:04:40 · succeeded".
 func (a Attempt) Summary(now When, timed bool) string {
 	var b []byte
 	if a.Worker != "" {
@@ -253,7 +256,11 @@ func (a Attempt) Summary(now When, timed bool) string {
 		if !timed {
 			return string(append(b, "running"...))
 		}
-		b = append(b, "since "+a.Started.String()+" ("+scenario.FormatDuration(a.Started.Span(now))+" so far)"...)
+		if known(a.Started, now) {
+			b = append(b, "since "+a.Started.String()+" ("+scenario.FormatDuration(a.Started.Span(now))+" so far)"...)
+		} else {
+			b = append(b, "running"...)
+		}
 		if !a.Deadline.IsZero() {
 			b = append(b, " · lease ends at "+a.Deadline.String()...)
 		}
@@ -263,7 +270,14 @@ func (a Attempt) Summary(now When, timed bool) string {
 		return string(b)
 	}
 	if timed {
-		b = append(b, a.Started.String()+" → "+a.Ended.String()+" ("+scenario.FormatDuration(a.Started.Span(a.Ended))+") · "...)
+		switch start, end := known(a.Started, now), known(a.Ended, now); {
+		case start && end:
+			b = append(b, a.Started.String()+" → "+a.Ended.String()+" ("+scenario.FormatDuration(a.Started.Span(a.Ended))+") · "...)
+		case end:
+			b = append(b, "ended "+a.Ended.String()+" · "...)
+		case start:
+			b = append(b, "started "+a.Started.String()+" · "...)
+		}
 	}
 	b = append(b, string(a.Outcome)...)
 	if a.Error != "" {
@@ -271,6 +285,11 @@ func (a Attempt) Summary(now When, timed bool) string {
 	}
 	return string(b)
 }
+
+// known reports whether w is a time the detail knows, with now the time
+// the detail is of: every time on a virtual clock (where 0 is its start),
+// only the set ones on a wall clock (where the zero When is no time).
+func known(w, now When) bool { return now.Wall.IsZero() || !w.Wall.IsZero() }
 
 // Fact is a line of the task detail panel: a label and its value.
 type Fact struct{ Label, Value string }

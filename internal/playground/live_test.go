@@ -136,3 +136,20 @@ func TestALiveDetailIsShownOnTheWallClock(t *testing.T) {
 		t.Errorf("a due time of 0 reads %+v, want none", td.Due)
 	}
 }
+
+// TestALiveAttemptShowsOnlyTheTimesItHas: a live queue keeps no start of
+// an attempt that succeeded, and the panel says when it ended, not that it
+// started at the clock's zero.
+func TestALiveAttemptShowsOnlyTheTimesItHas(t *testing.T) {
+	d := pg.LiveDetail{Task: "fetch", State: "SUCCEEDED", SubmittedMs: 1_700_000_000_000, NowMs: 1_700_000_060_000,
+		Attempts: []pg.LiveAttempt{
+			{N: 1, Outcome: "succeeded", EndedMs: 1_700_000_002_000},
+			{N: 1, Round: 1, Outcome: "running", Lease: 4, DeadlineMs: 1_700_000_033_000},
+		}}
+	td := d.TaskDetail(func(string) core.State { return "" })
+	for i, want := range []string{"ended 22:13:22 · succeeded", "lease 4 · running · lease ends at 22:13:53"} {
+		if got := td.Attempts[i].Summary(td.Now, td.Timed); got != want {
+			t.Errorf("attempt %d reads %q, want %q", i, got, want)
+		}
+	}
+}
