@@ -19,7 +19,8 @@ import (
 // dbUsage is the help of "wq db".
 const dbUsage = `wq db operates a durable queue's database:
   wq db dags URL                 each DAG: its tasks by state, names awaited that never
-                                 arrived, its dead-letter queue, its age, its oldest READY
+                                 arrived, its dead-letter queue and whether its growth
+                                 alert is raised, its age, its oldest READY
   wq db show URL DAG             a DAG's tasks by state, what each waits on, the names
                                  awaited that never arrived
   wq db dlq URL DAG              a DAG's dead-letter queue, grouped by root cause
@@ -170,16 +171,20 @@ func printDAGs(ctx context.Context, db *durable.DB, w io.Writer) error {
 		fmt.Fprintln(w, "no DAGs")
 		return nil
 	}
-	fmt.Fprintf(w, "%-20s %7s %7s %7s %7s %9s %7s %7s %7s %5s %10s %12s\n",
-		"DAG", "PENDING", "READY", "RUNNING", "DELAYED", "SUCCEEDED", "DEAD", "BLOCKED", "AWAITED", "DLQ", "AGE", "OLDEST-READY")
+	fmt.Fprintf(w, "%-20s %7s %7s %7s %7s %9s %7s %7s %7s %5s %6s %10s %12s\n",
+		"DAG", "PENDING", "READY", "RUNNING", "DELAYED", "SUCCEEDED", "DEAD", "BLOCKED", "AWAITED", "DLQ", "ALERT", "AGE", "OLDEST-READY")
 	for _, d := range dags {
 		oldest := "-"
 		if d.Counts[core.Ready] > 0 {
 			oldest = d.OldestReady.Round(time.Second).String()
 		}
-		fmt.Fprintf(w, "%-20s %7d %7d %7d %7d %9d %7d %7d %7d %5d %10s %12s\n", d.DAG,
+		alert := "-"
+		if d.Alerting {
+			alert = "raised"
+		}
+		fmt.Fprintf(w, "%-20s %7d %7d %7d %7d %9d %7d %7d %7d %5d %6s %10s %12s\n", d.DAG,
 			d.Counts[core.Pending], d.Counts[core.Ready], d.Counts[core.Running], d.Counts[core.Delayed],
-			d.Counts[core.Succeeded], d.Counts[core.Dead], d.Counts[core.Blocked], d.Awaited, d.DLQ,
+			d.Counts[core.Succeeded], d.Counts[core.Dead], d.Counts[core.Blocked], d.Awaited, d.DLQ, alert,
 			d.Age.Round(time.Second), oldest)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/durable"
@@ -33,7 +34,7 @@ func TestDBGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	q, err := db.Queue(ctx, "etl", core.Config{MaxAttempts: 1})
+	q, err := db.Queue(ctx, "etl", core.Config{MaxAttempts: 1, Alert: core.Alert{Entries: 2, Window: time.Hour}})
 	if err != nil {
 		t.Fatal(err)
 	}
