@@ -3,6 +3,7 @@ package live_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -144,7 +145,10 @@ func TestALiveDAGIsRedrawnAsItsTasksComplete(t *testing.T) {
 // incidentDB is a database with the DAG "incident": three fetches that
 // die of "HTTP 503" (each blocking its parse), failed by real workers,
 // which complete everything once redriven.
-func incidentDB(t *testing.T) (string, *durable.DB, *durable.Queue) {
+func incidentDB(t *testing.T) (string, *durable.DB, *durable.Queue) { return incidentOf(t, 3) }
+
+// incidentOf is incidentDB with n fetches, each with its parse.
+func incidentOf(t *testing.T, n int) (string, *durable.DB, *durable.Queue) {
 	t.Helper()
 	url := pgtest.New(t)
 	db, err := durable.Open(bg, url, durable.Options{})
@@ -152,8 +156,12 @@ func incidentDB(t *testing.T) (string, *durable.DB, *durable.Queue) {
 	t.Cleanup(db.Close)
 	q, err := db.Queue(bg, "incident", core.Config{MaxAttempts: 1})
 	must(t, err)
-	must(t, q.SubmitAll(bg, []durable.NewTask{{Name: "fetch-0"}, {Name: "fetch-1"}, {Name: "fetch-2"},
-		{Name: "parse-0", Deps: []string{"fetch-0"}}, {Name: "parse-1", Deps: []string{"fetch-1"}}, {Name: "parse-2", Deps: []string{"fetch-2"}}}))
+	var tasks []durable.NewTask
+	for i := range n {
+		fetch := "fetch-" + strconv.Itoa(i)
+		tasks = append(tasks, durable.NewTask{Name: fetch}, durable.NewTask{Name: "parse-" + strconv.Itoa(i), Deps: []string{fetch}})
+	}
+	must(t, q.SubmitAll(bg, tasks))
 	var mu sync.Mutex
 	failed := map[string]bool{}
 	w := durable.NewWorker(db, func(ctx context.Context, task durable.Task) error {
@@ -172,7 +180,7 @@ func incidentDB(t *testing.T) (string, *durable.DB, *durable.Queue) {
 	for {
 		g, err := q.DeadLetterGroups(bg)
 		must(t, err)
-		if len(g) == 1 && g[0].Count == 3 {
+		if len(g) == 1 && g[0].Count == n {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -239,9 +247,82 @@ func TestALiveRedriveFromTheConsole(t *testing.T) {
 			t.Errorf("fetch-1's detail lacks %q: %s", want, panel)
 		}
 	}
+	// The database keeps no start of the attempt that succeeded: the
+	// panel says when it ended, not that it started at 0s.
+	ok := eval[string](t, ctx, `document.querySelector('#task-panel li[data-outcome="succeeded"]').textContent`)
+	if !strings.Contains(ok, "ended ") || strings.Contains(ok, "0s") {
+		t.Errorf("fetch-1's attempt that succeeded reads %q, want when it ended and no start", ok)
+	}
 	screenshot(t, ctx, "live-detail")
 	if log := srv.log.String(); !strings.Contains(log, "DAG incident: redrove 3 of group") {
 		t.Errorf("the server did not log the redrive:\n%s", log)
+	}
+}
+
+// deadFetches counts the fetches of an incident that are DEAD in the
+// database.
+func deadFetches(t *testing.T, q *durable.Queue) int {
+	t.Helper()
+	tasks, _, err := q.Tasks(bg)
+	must(t, err)
+	n := 0
+	for _, task := range tasks {
+		if task.State == core.Dead && strings.HasPrefix(task.Name, "fetch") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestALiveRedriveAtARateIsCancelledFromTheConsole: the console's
+// "Redrive at 2/s" starts a redrive at that rate in the database; the page
+// shows it in progress with its Cancel button, whose click stops it there:
+// the database has no redrive any more, and the fetches it had not reached
+// stay DEAD.
+func TestALiveRedriveAtARateIsCancelledFromTheConsole(t *testing.T) {
+	skipShort(t)
+	const fetches = 30 // at 2 a second, 15 s: time for the page to show it under load
+	url, _, q := incidentOf(t, fetches)
+	srv := startServer(t, url)
+	ctx := tab(t)
+	navigate(t, ctx, srv.list) // keeps the token
+	navigate(t, ctx, srv.base+"/?live=incident")
+	waitFor(t, ctx, `document.body.dataset.ready === "1" && document.body.dataset.canAct === "true"`)
+	waitFill(t, ctx, "fetch-29", core.Dead)
+	if err := chromedp.Do(ctx, chromedp.Click(`#dlq-console button[data-command="redrive group 1 at 2/1s"]`, chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.querySelector('#dlq-console .paced button[data-command="redrive cancel"]') !== null`)
+	job, running, err := q.Redriving(bg)
+	if err != nil || !running || job.Rate != (core.Rate{N: 2, Per: time.Second}) || len(job.Tasks) != fetches {
+		t.Fatalf("the database's redrive: %+v running %v (%v), want %d tasks at 2/1s", job, running, err, fetches)
+	}
+	if label := eval[string](t, ctx, `document.querySelector('#dlq-console .paced-progress').textContent`); label == "" {
+		t.Error("the redrive in progress has no label")
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('#dlq-console .dlq-group button[data-command]').length`); n != 0 {
+		t.Errorf("%d redrive buttons are enabled while a redrive runs", n)
+	}
+	screenshot(t, ctx, "live-redrive-at-rate")
+
+	if err := chromedp.Do(ctx, chromedp.Click(`#dlq-console .paced button[data-command="redrive cancel"]`, chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.querySelector('#notice-text').textContent.includes("cancelled the redrive")`)
+	if _, running, err := q.Redriving(bg); err != nil || running {
+		t.Fatalf("after Cancel the database still redrives (%v)", err)
+	}
+	dead := deadFetches(t, q)
+	if dead == 0 || dead == fetches {
+		t.Fatalf("%d of %d fetches DEAD after Cancel: want the redrive stopped part way", dead, fetches)
+	}
+	waitFor(t, ctx, `document.querySelector('#dlq-console .paced') === null && document.querySelector('#dlq-console .dlq-group button[data-command]') !== null`)
+	time.Sleep(1500 * time.Millisecond) // three batches' worth, had it gone on
+	if again := deadFetches(t, q); again != dead {
+		t.Errorf("%d fetches DEAD after Cancel, %d 1.5 s later: the redrive went on", dead, again)
+	}
+	if log := srv.log.String(); !strings.Contains(log, "DAG incident: redriving 30 of group") || !strings.Contains(log, "DAG incident: cancelled the redrive of group") {
+		t.Errorf("the server did not log the redrive and its cancel:\n%s", log)
 	}
 }
 
