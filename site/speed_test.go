@@ -13,6 +13,7 @@ import (
 
 	"github.com/dagq/dagq/core/scenario"
 	pg "github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // BenchmarkPlayground measures the playground on big graphs, against the
@@ -175,7 +176,7 @@ func median(xs []float64) float64 {
 // makes the most tasks READY: for wide-1000, download's.
 func releaseStep(b *testing.B, name string) int {
 	e, _ := scenario.Lookup(name)
-	s, err := scenario.NewSession(e.Text, scenario.Options{})
+	s, err := session.New(e.Text, scenario.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

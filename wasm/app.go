@@ -207,7 +207,7 @@ func (a *app) loaded(text string, err error) {
 const runAheadChunk = 250
 
 // runAhead runs the commands of the script shown that have not run yet
-// (scenario.NewSession leaves those after the last submit for later), a
+// (session.New leaves those after the last submit for later), a
 // chunk at a time between the page's own work, so that a jump to a late
 // step finds them run.
 func (a *app) runAhead() {

@@ -10,6 +10,7 @@ import (
 	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // drawing is the stage: the graph (graph.go), sized to its zoom in its
@@ -29,7 +30,7 @@ type drawing struct {
 	fitFor      [3]float64
 	svgX, svgY  float64 // where the drawing is in the scroller's content, at fitFor: the layout's size and the zoom
 
-	graphOf  *scenario.Session // the session and graph size drawn
+	graphOf  *session.Session // the session and graph size drawn
 	graphLen int
 	nodes    []render.Node // the graph drawn
 

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"syscall/js"
 
-	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // eventLog is the event log: its last lines up to the step shown, the
 // step's own highlighted, each a button that seeks to its step.
 type eventLog struct {
 	a  *app
-	of *scenario.Session // the session whose log is listed
+	of *session.Session // the session whose log is listed
 
 	el struct{ list, more js.Value }
 }
@@ -80,14 +80,14 @@ func (l *eventLog) wire() {
 // step's highlighted and scrolled into view. One step forward adds that
 // step's lines and drops the earliest, one step back the reverse; any
 // other move (or a graph laid out again, relaid) lists the log afresh.
-func (l *eventLog) render(s *scenario.Session, relaid bool) {
+func (l *eventLog) render(s *session.Session, relaid bool) {
 	a := l.a
 	same := a.shown >= 0 && l.of == s && !relaid
 	k := s.Cursor()
 	forward, back := same && k == a.shown+1, same && k == a.shown-1
 	l.of = s
 	list := l.el.list
-	var lines []scenario.LogEntry
+	var lines []session.LogEntry
 	var more string
 	remove := 0
 	switch {

@@ -62,17 +62,6 @@ func commandWords() []string {
 	return out
 }
 
-// settings reports whether op sets up the queue (attempts, strategy, lease,
-// backoff, jitter): such a line comes before the first submit, and the
-// queue is made from all of them.
-func (op Op) settings() bool {
-	switch op {
-	case OpAttempts, OpStrategy, OpLease, OpBackoff, OpJitter, OpPoison, OpAlert:
-		return true
-	}
-	return false
-}
-
 // String returns the command word, e.g. "submit".
 func (op Op) String() string {
 	if int(op) < len(opNames) && opNames[op] != "" {

@@ -8,9 +8,20 @@ import (
 	"github.com/dagq/dagq/core"
 )
 
+// StepEnd is the step that means the last step, however many there are.
+const StepEnd = -1
+
+// Node is a task of a run's graph: its name, what it waits on (as
+// submitted, duplicates dropped) and the step that submitted it.
+type Node struct {
+	Task string
+	Deps []string
+	Step int
+}
+
 // Recording is what [Record] keeps of a run besides the steps it hands
-// over: how many steps there were and every task submitted. Unlike a
-// [Session] it keeps no step, so that a picture of a run of any length
+// over: how many steps there were and every task submitted. Unlike the
+// playground's session it keeps no step, so that a picture of a run of any length
 // costs O(tasks + edges), not O(steps + events).
 type Recording struct {
 	strategy string
@@ -30,7 +41,7 @@ func (r *Recording) Strategy() string { return r.strategy }
 func (r *Recording) Attempts() int { return r.attempts }
 
 // GraphAt returns the tasks submitted by step k, in arrival order, as
-// [Session.GraphAt] does; [StepEnd] gives every task the run submitted.
+// the playground's session does; [StepEnd] gives every task the run submitted.
 func (r *Recording) GraphAt(k int) []Node {
 	if k == StepEnd {
 		k = r.n

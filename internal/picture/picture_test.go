@@ -9,15 +9,16 @@ import (
 	"testing"
 
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
-func session(t *testing.T, name string) (*scenario.Session, string) {
+func openSession(t *testing.T, name string) (*session.Session, string) {
 	t.Helper()
 	e, ok := scenario.Lookup(name)
 	if !ok {
 		t.Fatalf("no scenario %s", name)
 	}
-	s, err := scenario.NewSession(e.Text, scenario.Options{})
+	s, err := session.New(e.Text, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestFrames(t *testing.T) {
 // caption, and at a refused cycle the cycle's path highlighted.
 func TestStaticShowsTheStep(t *testing.T) {
 	t.Parallel()
-	s, text := session(t, "tricky-cycle")
+	s, text := openSession(t, "tricky-cycle")
 	refused := 0
 	for k := 1; k <= s.Len(); k++ {
 		if len(s.Cycle(k)) > 0 {
@@ -81,7 +82,7 @@ func TestAnimatedSizes(t *testing.T) {
 	t.Parallel()
 	budget := map[string]int{"diamond-redrive": 40 << 10}
 	for _, e := range scenario.Library() {
-		s, _ := session(t, e.Name)
+		s, _ := openSession(t, e.Name)
 		var anim, static bytes.Buffer
 		if err := Draw(context.Background(), &anim, e.Text, scenario.Options{}, scenario.Limits{}, 0, true); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // Console is the dead-letter queue as an operator reads it at the step
@@ -137,7 +138,7 @@ func (p *Page) PreviewMarks() (redrive, release []string) {
 
 // shownPreview is a preview of the console's, made at step k of session s.
 type shownPreview struct {
-	s                *scenario.Session
+	s                *session.Session
 	k                int
 	text             string // what the caption says of it
 	redrive, release []string
@@ -154,7 +155,7 @@ type shownPreview struct {
 func (p *Page) Preview(cmd string) error {
 	s := p.s
 	k := s.Cursor()
-	fresh, err := scenario.NewSession(cut(s, k), p.options())
+	fresh, err := session.New(cut(s, k), p.options())
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // PacedRedrive is a bulk redrive at a rate, in progress at the step shown:
@@ -26,7 +27,7 @@ const refusedWhileRedriving = "A redrive is in progress: one runs at a time. Can
 // pacedRedrive returns the bulk redrive at a rate in progress at step k,
 // from the steps' events: the last one started at or before k and not
 // done or cancelled by k. The cost is O(steps since it started).
-func pacedRedrive(s *scenario.Session, k int) (PacedRedrive, bool) {
+func pacedRedrive(s *session.Session, k int) (PacedRedrive, bool) {
 	var rate core.Rate
 	done, total := 0, 0
 	var last time.Duration // when its last batch was redriven

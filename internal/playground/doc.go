@@ -3,7 +3,7 @@
 // (package main under wasm/) only draws what a [Page] says and forwards
 // clicks and keys to it.
 //
-// A [Page] holds a [scenario.Session] — the script, its steps and the step
+// A [Page] holds a [session.Session] — the script, its steps and the step
 // shown — with the library scenario it is, the strategy, the embed mode and
 // an undo history. It decides:
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/dagq/dagq/core/scenario"
 )
 
-// Steps is what [Explain] reads of a run: a *scenario.Session, or the
+// Steps is what [Explain] reads of a run: a *session.Session, or the
 // *scenario.Moment of the step explained, which a picture of a run gets
 // without keeping every step.
 type Steps interface {

@@ -8,14 +8,15 @@ import (
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // mustSession makes a session or stops the test.
-func mustSession(t *testing.T, text string, opt scenario.Options) *scenario.Session {
+func mustSession(t *testing.T, text string, opt scenario.Options) *session.Session {
 	t.Helper()
-	s, err := scenario.NewSession(text, opt)
+	s, err := session.New(text, opt)
 	if err != nil {
-		t.Fatalf("NewSession: %v", err)
+		t.Fatalf("session.New: %v", err)
 	}
 	return s
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dagq/dagq/core"
-	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // The live view (wq serve --db, package live): the page opened as
@@ -27,7 +27,7 @@ var errLive = errors.New("this is a live DAG: its workers change its tasks, not 
 // take back. A text that does not run changes nothing and returns its
 // error. The cost is a run of the script.
 func (p *Page) OpenLive(dag, text string) error {
-	s, err := scenario.NewSession(text, p.options())
+	s, err := session.New(text, p.options())
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
+	"github.com/dagq/dagq/internal/session"
 )
 
 func TestZoom(t *testing.T) {
@@ -174,7 +175,7 @@ func TestLogBack(t *testing.T) {
 			p.Seek(k - 1)
 			want, wantMore := p.Log()
 			remove, prepend, more := p.LogBack(len(drawn))
-			got := append(append([]scenario.LogEntry(nil), prepend...), drawn[:len(drawn)-remove]...)
+			got := append(append([]session.LogEntry(nil), prepend...), drawn[:len(drawn)-remove]...)
 			if !slices.Equal(got, want) || more != wantMore {
 				t.Fatalf("%s, back from step %d: %d lines (%q), want %d (%q)", q, k, len(got), more, len(want), wantMore)
 			}
@@ -200,7 +201,7 @@ func TestAGraphTooBigOpensFitted(t *testing.T) {
 		t.Run(stage.name, func(t *testing.T) {
 			var fitted []string
 			for _, e := range scenario.Library() {
-				s, err := scenario.NewSession(e.Text, scenario.Options{})
+				s, err := session.New(e.Text, scenario.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -275,7 +276,7 @@ func TestTabStops(t *testing.T) {
 func TestOpenZoomKeepsTextsReadable(t *testing.T) {
 	t.Parallel()
 	for _, e := range scenario.Library() {
-		s, err := scenario.NewSession(e.Text, scenario.Options{})
+		s, err := session.New(e.Text, scenario.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

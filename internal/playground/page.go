@@ -7,6 +7,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // DefaultScenario is shown when the address names none, or names one that
@@ -17,12 +18,12 @@ const DefaultScenario = "diamond-redrive"
 const maxUndo = 100
 
 // Page is the playground's state and every decision it makes: the script
-// being watched ([scenario.Session]), which library scenario it is, the
+// being watched ([session.Session]), which library scenario it is, the
 // strategy, the embed mode, and the changes Undo can take back. The
 // browser code draws what a Page says and forwards input to it; a Page
 // never touches the browser. A Page is not safe for concurrent use.
 type Page struct {
-	s        *scenario.Session
+	s        *session.Session
 	name     string // the library scenario shown; "" for a script of one's own
 	origin   string // the library scenario a script of one's own was made from by acting on it; "" if none
 	strategy string // the strategy chosen in the page or the link; "" for the script's own
@@ -33,13 +34,13 @@ type Page struct {
 	visits     []uint64     // visits[k]: edges examined by the submits of steps 1…k
 	visitsFor  visitsKey    // the run the visits were counted for
 	times      timeSettings // what the script says of time, read for timesFor at timesLen steps
-	timesFor   *scenario.Session
+	timesFor   *session.Session
 	timesLen   int
 	encText    string // the script last encoded for the address
 	encoded    string
 	compressed bool
 
-	frontFor *scenario.Session // the session and step front was read at
+	frontFor *session.Session // the session and step front was read at
 	frontAt  int
 	front    string // the front of the READY line there
 
@@ -61,14 +62,14 @@ type snapshot struct {
 
 // New returns a page showing an empty script.
 func New() *Page {
-	s, _ := scenario.NewSession("", scenario.Options{})
+	s, _ := session.New("", scenario.Options{})
 	return &Page{s: s}
 }
 
 // Session returns the session the page shows. Moving its cursor is how the
 // page steps; changing its script goes through the page ([Page.Act],
 // [Page.Run]), so that Undo can take it back.
-func (p *Page) Session() *scenario.Session { return p.s }
+func (p *Page) Session() *session.Session { return p.s }
 
 // Scenario returns the name of the library scenario shown, or "" when the
 // script is one's own (typed, shared or changed by acting).
@@ -168,7 +169,7 @@ func (p *Page) OpenAddress(a Address) (text string, notices []string, err error)
 
 // watching is what the page showed before practice began.
 type watching struct {
-	s    *scenario.Session
+	s    *session.Session
 	name string
 	undo []snapshot
 }
@@ -177,7 +178,7 @@ type watching struct {
 // practice's Practice.Session), so that the drawing, the READY line and
 // the dead-letter queue follow the practice. What the
 // page showed before the first exercise is kept for [Page.Watch].
-func (p *Page) ShowPractice(s *scenario.Session) {
+func (p *Page) ShowPractice(s *session.Session) {
 	if !p.practising {
 		p.practising = true
 		p.watched = nil
@@ -217,7 +218,7 @@ func (p *Page) Choose(name string) bool {
 	if !ok {
 		return false
 	}
-	s, err := scenario.NewSession(e.Text, p.options())
+	s, err := session.New(e.Text, p.options())
 	if err != nil {
 		return false
 	}
@@ -230,9 +231,9 @@ func (p *Page) Choose(name string) bool {
 // load makes a session of text, shows it at step and names it. A text
 // that does not run leaves an empty session and returns the error.
 func (p *Page) load(text, name string, step int) error {
-	s, err := scenario.NewSession(text, p.options())
+	s, err := session.New(text, p.options())
 	if err != nil {
-		s, _ = scenario.NewSession("", p.options())
+		s, _ = session.New("", p.options())
 		name = ""
 	}
 	p.s, p.name, p.origin, p.live = s, name, "", ""
@@ -250,7 +251,7 @@ func (p *Page) Run(text string) error {
 	if p.live != "" {
 		return errLive
 	}
-	s, err := scenario.NewSession(text, p.options())
+	s, err := session.New(text, p.options())
 	if err != nil {
 		return err
 	}
@@ -318,7 +319,7 @@ func (p *Page) Undo() bool {
 	}
 	last := p.undo[len(p.undo)-1]
 	p.undo = p.undo[:len(p.undo)-1]
-	s, err := scenario.NewSession(last.text, p.options())
+	s, err := session.New(last.text, p.options())
 	if err != nil {
 		return false // cannot happen: the text ran before
 	}
@@ -361,7 +362,7 @@ func (p *Page) Act(cmd string) (Outcome, error) {
 	before := snapshot{text: s.Text(), name: p.name, cursor: k}
 	target := s
 	if k < n {
-		fresh, err := scenario.NewSession(cut(s, k), p.options())
+		fresh, err := session.New(cut(s, k), p.options())
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -399,7 +400,7 @@ func (p *Page) Act(cmd string) (Outcome, error) {
 
 // cut returns the script of s up to and including the command of step k:
 // its text up to that command's line, so that comments before it stay.
-func cut(s *scenario.Session, k int) string {
+func cut(s *session.Session, k int) string {
 	text := s.Text()
 	if k >= s.Len() {
 		return text

@@ -12,6 +12,7 @@ import (
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
 	"github.com/dagq/dagq/internal/practice"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // open returns a page showing an address, failing the test on a notice.
@@ -25,7 +26,7 @@ func open(t *testing.T, query, fragment string) *playground.Page {
 }
 
 // stepOf returns the first step from 1 on whose command reads cmd.
-func stepOf(t *testing.T, s *scenario.Session, cmd string, nth int) int {
+func stepOf(t *testing.T, s *session.Session, cmd string, nth int) int {
 	t.Helper()
 	for k := 1; k <= s.Len(); k++ {
 		if s.Step(k).Command.String() == cmd {
@@ -624,7 +625,7 @@ func TestSeekToAndPlay(t *testing.T) {
 
 // TestOpeningALongScriptRunsItsHeadOnly: what the page asks for its first
 // drawing of a shared script, at step 0, runs no command after the
-// script's last submit (scenario.NewSession leaves those for later), and
+// script's last submit (session.New leaves those for later), and
 // the page answers the same once they have run.
 func TestOpeningALongScriptRunsItsHeadOnly(t *testing.T) {
 	t.Parallel()

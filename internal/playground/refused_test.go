@@ -8,6 +8,7 @@ import (
 
 	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // wideCycle is a script whose last submit is refused: x would wait on
@@ -29,7 +30,7 @@ func wideCycle(width int) string {
 // of x's box; and, for the edges drawn downwards, at the middle of the
 // bottom and top sides of each end's own box.
 func TestRefusedEdgeEndsAtCells(t *testing.T) {
-	s, err := scenario.NewSession(wideCycle(CompactAbove+10), scenario.Options{})
+	s, err := session.New(wideCycle(CompactAbove+10), scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestARefusedArcStaysInsideTheDrawing(t *testing.T) {
 			fmt.Fprintf(&b, "submit t%d t%d\n", i, i+1)
 		}
 		fmt.Fprintf(&b, "submit t%d\nsubmit t%d a\n", tall, tall)
-		s, err := scenario.NewSession(b.String(), scenario.Options{})
+		s, err := session.New(b.String(), scenario.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/render"
-	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // Caption is the sentence under the drawing: where the step is in the
@@ -66,7 +66,7 @@ type Visits struct {
 // visitsKey is the run whose visit counts the page keeps: a session is
 // run again in place when its strategy changes, or its script.
 type visitsKey struct {
-	s              *scenario.Session
+	s              *session.Session
 	text, strategy string
 }
 
@@ -143,7 +143,7 @@ func collapseToggle(open bool, total, shown, collapsed int) string {
 
 // DLQRow is an entry of the dead-letter queue as shown.
 type DLQRow struct {
-	scenario.DLQEntry
+	session.DLQEntry
 	Badge      string // the state's icon and label
 	BlocksText string // a DEAD task's "blocks 3 tasks" or "blocks nothing"; "" for BLOCKED
 	Button     *Button
@@ -415,7 +415,7 @@ const LogLimit = 100
 
 // Log returns the event log up to the step shown, the last [LogLimit]
 // lines, and what to say of the lines left out ("" for none).
-func (p *Page) Log() (lines []scenario.LogEntry, more string) {
+func (p *Page) Log() (lines []session.LogEntry, more string) {
 	lines, omitted := p.s.Log(LogLimit)
 	if omitted > 0 {
 		more = plural(omitted, "earlier line") + " not shown"
@@ -429,7 +429,7 @@ func (p *Page) Log() (lines []scenario.LogEntry, more string) {
 // more than [LogLimit] lines gives its last LogLimit: the whole log then.
 //
 // The cost is O(steps up to the one shown + min(its lines, LogLimit)).
-func (p *Page) LogStep() (lines []scenario.LogEntry, more string) {
+func (p *Page) LogStep() (lines []session.LogEntry, more string) {
 	s := p.s
 	k := s.Cursor()
 	if k == 0 {
@@ -450,7 +450,7 @@ func (p *Page) LogStep() (lines []scenario.LogEntry, more string) {
 // left out. It spares the page drawing the whole log again.
 //
 // The cost is O(LogLimit).
-func (p *Page) LogBack(drawn int) (remove int, prepend []scenario.LogEntry, more string) {
+func (p *Page) LogBack(drawn int) (remove int, prepend []session.LogEntry, more string) {
 	s := p.s
 	k := s.Cursor()
 	lines, more := p.Log()

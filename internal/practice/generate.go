@@ -10,6 +10,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // genNames are the task names a generated exercise draws from.
@@ -91,7 +92,7 @@ func Generate(l Level, seed uint64) Exercise {
 		head.WriteString("lease " + scenario.FormatDuration(genLease) + "\n" + genBackoff + "\n")
 	}
 	head.WriteString("attempts " + strconv.Itoa(attempts) + "\n")
-	s, err := scenario.NewSession(head.String(), scenario.Options{})
+	s, err := session.New(head.String(), scenario.Options{})
 	if err != nil {
 		panic("playground: Generate: " + err.Error())
 	}
@@ -259,7 +260,7 @@ func farthestWaiter(t string, order []string, deps map[string][]string, submitte
 
 // nextTimer returns the earliest lease deadline or due time at the end of
 // a session.
-func nextTimer(s *scenario.Session) (time.Duration, bool) {
+func nextTimer(s *session.Session) (time.Duration, bool) {
 	b := s.Board()
 	var best time.Duration
 	found := false

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // TestGenerateRunsCleanAndRepeats makes exercises at every level for many
@@ -20,7 +21,7 @@ func TestGenerateRunsCleanAndRepeats(t *testing.T) {
 			if again := Generate(l, seed); again.Text != ex.Text {
 				t.Fatalf("%s seed %d: two different scripts", l, seed)
 			}
-			s, err := scenario.NewSession(ex.Text, scenario.Options{})
+			s, err := session.New(ex.Text, scenario.Options{})
 			if err != nil {
 				t.Fatalf("%s seed %d: %v\n%s", l, seed, err, ex.Text)
 			}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // Practice is one exercise being practised: its session, the questions
@@ -20,7 +21,7 @@ import (
 // shown, the step played), done (every question answered: the summary).
 type Practice struct {
 	ex          Exercise
-	s           *scenario.Session
+	s           *session.Session
 	questions   []Question
 	results     []Result
 	at          int  // the question being asked or just graded
@@ -41,7 +42,7 @@ type Practice struct {
 //
 // The cost is that of running the script and of [Questions] on each step.
 func NewPractice(ex Exercise, interviewer bool) (*Practice, error) {
-	s, err := scenario.NewSession(ex.Text, scenario.Options{})
+	s, err := session.New(ex.Text, scenario.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func (p *Practice) Exercise() Exercise { return p.ex }
 
 // Session returns the session the page draws; its cursor is where the
 // practice is.
-func (p *Practice) Session() *scenario.Session { return p.s }
+func (p *Practice) Session() *session.Session { return p.s }
 
 // Interviewer reports whether the answers and the probes are shown.
 func (p *Practice) Interviewer() bool { return p.interviewer }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // Kind is the kind of a practice question, chosen to fit the step it asks
@@ -139,7 +140,7 @@ type Question struct {
 // It leaves the session's cursor where it was.
 //
 // The cost is two seeks of the session and O(tasks) per question.
-func Questions(s *scenario.Session, k int) []Question {
+func Questions(s *session.Session, k int) []Question {
 	if k < 1 || k > s.Len() {
 		return nil
 	}
@@ -226,7 +227,7 @@ func Questions(s *scenario.Session, k int) []Question {
 
 // stepFacts is a step with the boards before and after it.
 type stepFacts struct {
-	s             *scenario.Session
+	s             *session.Session
 	k             int
 	st            scenario.Step
 	before, after *scenario.Board

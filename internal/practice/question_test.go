@@ -9,11 +9,12 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // fits returns the kinds of question that fit step k, by the rules
 // [Kind] states, worked out from the step alone.
-func fits(s *scenario.Session, k int) []Kind {
+func fits(s *session.Session, k int) []Kind {
 	st := s.Step(k)
 	c := st.Command
 	before, after := s.BoardAt(k-1), s.BoardAt(k)
@@ -184,7 +185,7 @@ func stepKinds() []Kind {
 // checkSession asks every question of every step of a session, checks
 // that the kinds are those that fit, and that the right answer is
 // accepted and every wrong one refused. It counts the kinds seen.
-func checkSession(t *testing.T, name string, s *scenario.Session, seen map[Kind]int) {
+func checkSession(t *testing.T, name string, s *session.Session, seen map[Kind]int) {
 	t.Helper()
 	for k := 1; k <= s.Len(); k++ {
 		qs := Questions(s, k)
@@ -215,7 +216,7 @@ func TestQuestionsOnLibraryScenarios(t *testing.T) {
 		if testing.Short() && (e.Name == "wide-1000" || e.Name == "chain-200") {
 			continue
 		}
-		s, err := scenario.NewSession(e.Text, scenario.Options{})
+		s, err := session.New(e.Text, scenario.Options{})
 		if err != nil {
 			t.Fatal(e.Name, err)
 		}
@@ -243,7 +244,7 @@ func TestQuestionsOnExercises(t *testing.T) {
 				t.Errorf("%s %s: title %q goal %q (or the name twice)", l, ex.Name, ex.Title, ex.Goal)
 			}
 			names[ex.Name] = true
-			s, err := scenario.NewSession(ex.Text, scenario.Options{})
+			s, err := session.New(ex.Text, scenario.Options{})
 			if err != nil || s.Stopped() != nil {
 				t.Fatalf("%s %s: %v %v", l, ex.Name, err, s.Stopped())
 			}
@@ -271,7 +272,7 @@ func TestQuestionsOnGeneratedExercises(t *testing.T) {
 		l := Levels()[i%3]
 		seed := uint64(i / 3)
 		ex := Generate(l, seed)
-		s, err := scenario.NewSession(ex.Text, scenario.Options{})
+		s, err := session.New(ex.Text, scenario.Options{})
 		if err != nil {
 			t.Fatalf("%s seed %d: %v", l, seed, err)
 		}

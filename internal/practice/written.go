@@ -7,6 +7,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // written is a question written for an exercise, about a rule's reason
@@ -100,7 +101,7 @@ var costs = sync.OnceValue(func() cycleCosts {
 // edgesExamined runs a script and adds up the edges its cycle checks
 // examined.
 func edgesExamined(text string) uint64 {
-	s, err := scenario.NewSession(text, scenario.Options{})
+	s, err := session.New(text, scenario.Options{})
 	if err != nil {
 		panic("playground: a cost script does not run: " + err.Error())
 	}

@@ -1,4 +1,8 @@
-package scenario
+// Package session is the playground's state: a scenario script being
+// watched and extended ([Session]), its steps, a cursor that moves over
+// them, the board at the cursor, the log and the dead-letter queue as the
+// page shows them. It runs scripts with package scenario's [scenario.Runner].
+package session
 
 import (
 	"errors"
@@ -8,10 +12,8 @@ import (
 	"strings"
 
 	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/core/scenario"
 )
-
-// StepEnd is the step that means the last step, however many there are.
-const StepEnd = -1
 
 // markEvery is the fewest steps apart a Session keeps a copy of the board:
 // seeking backwards replays the steps since the last copy. Copies are
@@ -31,40 +33,32 @@ const markEvery = 64
 // afresh gives the same steps.
 //
 // The board at any step is the fold of the events of the steps up to it
-// ([Board]); a Session keeps a copy every 64 steps or more (see markEvery),
+// ([scenario.Board]); a Session keeps a copy every 64 steps or more (see markEvery),
 // so moving the cursor back replays at most that many steps. A Session is
 // not safe for concurrent use.
 type Session struct {
 	text    string
-	opt     Options
-	runner  *Runner
-	steps   []Step
-	stopped *ExpectError // the failed expect that stopped the run, if any
-	nodes   []Node       // every task submitted, in arrival order
+	opt     scenario.Options
+	runner  *scenario.Runner
+	steps   []scenario.Step
+	stopped *scenario.ExpectError // the failed expect that stopped the run, if any
+	nodes   []scenario.Node       // every task submitted, in arrival order
 
 	cursor int
-	board  Board   // the board at the cursor
-	marks  []Board // marks[i] is the board after step markAt[i]
-	markAt []int   // ascending; markAt[0] is 0
-	since  int     // events recorded since the last mark
-	end    Board   // the board after the last step run
-	lines  []int   // lines[k] is the number of log lines of steps 1…k
+	board  scenario.Board   // the board at the cursor
+	marks  []scenario.Board // marks[i] is the board after step markAt[i]
+	markAt []int            // ascending; markAt[0] is 0
+	since  int              // events recorded since the last mark
+	end    scenario.Board   // the board after the last step run
+	lines  []int            // lines[k] is the number of log lines of steps 1…k
 
-	// pending are the script's commands not run yet, in order. NewSession
+	// pending are the script's commands not run yet, in order. New
 	// runs the commands up to the script's last submit and last expect
 	// (every step's graph and the number of steps depend on those) and
 	// leaves the rest to be run when a step among them is first asked for
 	// (ensure), or by RunAhead: no command left can stop the run, so the
 	// steps are as many as the commands.
-	pending []Command
-}
-
-// Node is a task of a session's graph: its name, what it waits on (as
-// submitted, duplicates dropped) and the step that submitted it.
-type Node struct {
-	Task string
-	Deps []string
-	Step int
+	pending []scenario.Command
 }
 
 // DLQEntry is an entry of the dead-letter queue as the playground shows it.
@@ -86,34 +80,34 @@ type LogEntry struct {
 	Text string // e.g. "b PENDING → BLOCKED: blocked by a"
 }
 
-// NewSession parses a script and runs it with opt, the cursor at step 0.
+// New parses a script and runs it with opt, the cursor at step 0.
 // Its submits always name the tasks their cycle check reached (see
 // [Session.Visited]), whatever opt.Visited says.
-// It fails with a [*SyntaxError] for a script that does not parse and with
+// It fails with a [*scenario.SyntaxError] for a script that does not parse and with
 // an error for an unknown strategy. A failed expect stops the run, as in
-// [Run]: the steps end with it and [Session.Stopped] returns the
-// [*ExpectError].
+// [scenario.Run]: the steps end with it and [Session.Stopped] returns the
+// [*scenario.ExpectError].
 //
 // It runs the commands up to the script's last submit and last expect;
 // the rest run when a step among them is first asked for, or with
 // [Session.RunAhead], and every method answers as if all had run. The cost
 // is O(s + e) for the s steps run, with e events in all.
-func NewSession(text string, opt Options) (*Session, error) {
-	script, err := Parse(text)
+func New(text string, opt scenario.Options) (*Session, error) {
+	script, err := scenario.Parse(text)
 	if err != nil {
 		return nil, err
 	}
 	opt.Visited = true
-	r, err := NewRunner(script, opt)
+	r, err := scenario.NewRunner(script, opt)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{text: text, opt: opt, runner: r, steps: make([]Step, 0, len(script.Commands))}
-	s.marks, s.markAt = []Board{{}}, []int{0}
+	s := &Session{text: text, opt: opt, runner: r, steps: make([]scenario.Step, 0, len(script.Commands))}
+	s.marks, s.markAt = []scenario.Board{{}}, []int{0}
 	s.pending = script.Commands
 	first := 0 // how many commands to run now
 	for i, c := range script.Commands {
-		if c.Op == OpSubmit || c.Op == OpExpect {
+		if c.Op == scenario.OpSubmit || c.Op == scenario.OpExpect {
 			first = i + 1
 		}
 	}
@@ -129,8 +123,8 @@ func (s *Session) run(n int) {
 		s.pending = s.pending[1:]
 		st := s.runner.Exec(c)
 		s.record(st)
-		if c.Op == OpExpect && !st.OK {
-			s.stopped = &ExpectError{Line: c.Line, Col: c.Col, Task: c.Task, Want: c.Want, Got: st.State}
+		if c.Op == scenario.OpExpect && !st.OK {
+			s.stopped = &scenario.ExpectError{Line: c.Line, Col: c.Col, Task: c.Task, Want: c.Want, Got: st.State}
 			s.pending = nil
 		}
 	}
@@ -157,7 +151,7 @@ func (s *Session) RunAhead(n int) (left int) {
 }
 
 // Command returns the command of step k, 1 ≤ k ≤ Len, without running it.
-func (s *Session) Command(k int) Command {
+func (s *Session) Command(k int) scenario.Command {
 	if k <= len(s.steps) {
 		return s.steps[k-1].Command
 	}
@@ -166,19 +160,18 @@ func (s *Session) Command(k int) Command {
 
 // record appends a step that was run, keeping the end board, the marks and
 // the graph up to date.
-func (s *Session) record(st Step) {
+func (s *Session) record(st scenario.Step) {
 	s.steps = append(s.steps, st)
 	k := len(s.steps)
+	s.end.ApplyAll(st.Events)
 	for i := range st.Events {
-		e := &st.Events[i]
-		s.end.apply(e)
-		if e.Kind == core.EventSubmitted {
-			s.nodes = append(s.nodes, Node{Task: e.Task, Deps: slices.Clone(e.Deps), Step: k})
+		if e := &st.Events[i]; e.Kind == core.EventSubmitted {
+			s.nodes = append(s.nodes, scenario.Node{Task: e.Task, Deps: slices.Clone(e.Deps), Step: k})
 		}
 	}
 	s.since += len(st.Events)
-	if k-s.markAt[len(s.markAt)-1] >= markEvery && s.since >= len(s.end.states)/2 {
-		s.marks, s.markAt = append(s.marks, s.end.clone()), append(s.markAt, k)
+	if k-s.markAt[len(s.markAt)-1] >= markEvery && s.since >= len(s.nodes)/2 {
+		s.marks, s.markAt = append(s.marks, *s.end.Clone()), append(s.markAt, k)
 		s.since = 0
 	}
 }
@@ -194,9 +187,9 @@ func (s *Session) Strategy() string { return s.runner.Queue().Config().Strategy 
 func (s *Session) Attempts() int { return s.runner.Queue().Config().MaxAttempts }
 
 // Options returns the options the session runs with.
-func (s *Session) Options() Options { return s.opt }
+func (s *Session) Options() scenario.Options { return s.opt }
 
-// Stopped returns the [*ExpectError] of a failed expect that stopped the
+// Stopped returns the [*scenario.ExpectError] of a failed expect that stopped the
 // run, or nil if every command ran.
 func (s *Session) Stopped() error {
 	if s.stopped == nil {
@@ -214,17 +207,17 @@ func (s *Session) Len() int { return len(s.steps) + len(s.pending) }
 func (s *Session) Cursor() int { return s.cursor }
 
 // Step returns the k-th step, 1 ≤ k ≤ Len.
-func (s *Session) Step(k int) Step {
+func (s *Session) Step(k int) scenario.Step {
 	s.ensure(k)
 	return s.steps[k-1]
 }
 
-// Seek moves the cursor to step k, clamped to 0…Len; [StepEnd] means Len.
+// Seek moves the cursor to step k, clamped to 0…Len; [scenario.StepEnd] means Len.
 // It returns the new cursor. Moving forward applies the events of the steps
 // in between; moving back replays the steps since the last kept board
 // before k (64 or more, see markEvery).
 func (s *Session) Seek(k int) int {
-	if k == StepEnd || k > s.Len() {
+	if k == scenario.StepEnd || k > s.Len() {
 		k = s.Len()
 	}
 	k = max(k, 0)
@@ -240,9 +233,9 @@ func (s *Session) Seek(k int) int {
 		// The cursor is before k and nearer, or a few steps before it.
 		s.apply(s.cursor, k)
 	case k == len(s.steps):
-		s.board = s.end.clone()
+		s.board = *s.end.Clone()
 	default:
-		s.board = s.marks[m].clone()
+		s.board = *s.marks[m].Clone()
 		s.apply(s.markAt[m], k)
 	}
 	s.cursor = k
@@ -252,10 +245,7 @@ func (s *Session) Seek(k int) int {
 // apply folds the events of steps from+1…to into the board at the cursor.
 func (s *Session) apply(from, to int) {
 	for k := from; k < to; k++ {
-		evs := s.steps[k].Events
-		for i := range evs {
-			s.board.apply(&evs[i])
-		}
+		s.board.ApplyAll(s.steps[k].Events)
 	}
 }
 
@@ -279,7 +269,7 @@ func (s *Session) Back() bool {
 
 // Append adds one command at the end of the script and runs it; the cursor
 // moves to the end. cmd is one line of the language (a comment is dropped);
-// the text grows by its canonical form ([Command.String]) on a line of its
+// the text grows by its canonical form ([scenario.Command.String]) on a line of its
 // own, so that the text stays the exact record of the run:
 //
 //   - a command the queue refuses (a cyclic submit, completing a task that is
@@ -287,9 +277,9 @@ func (s *Session) Back() bool {
 //     Append returns nil;
 //   - a line that does not parse, or that breaks a rule of the script (an
 //     attempts line after a submit), changes nothing and returns a
-//     [*SyntaxError] whose line is 1 and whose column is within cmd;
+//     [*scenario.SyntaxError] whose line is 1 and whose column is within cmd;
 //   - an expect that does not hold changes nothing and returns the
-//     [*ExpectError] (in a script it would stop the run; here it only
+//     [*scenario.ExpectError] (in a script it would stop the run; here it only
 //     answers);
 //   - after a failed expect stopped the run, nothing more can be appended
 //     until the script is fixed: Append returns an error.
@@ -300,51 +290,51 @@ func (s *Session) Back() bool {
 // script, plus the command's own cost.
 func (s *Session) Append(cmd string) error {
 	if strings.ContainsAny(cmd, "\n\r") {
-		return &SyntaxError{Line: 1, Col: 1 + strings.IndexAny(cmd, "\n\r"), Msg: "one command at a time: the line holds a line break"}
+		return &scenario.SyntaxError{Line: 1, Col: 1 + strings.IndexAny(cmd, "\n\r"), Msg: "one command at a time: the line holds a line break"}
 	}
-	one, err := Parse(cmd)
+	one, err := scenario.Parse(cmd)
 	if err != nil {
 		return err
 	}
 	if len(one.Commands) == 0 {
-		return &SyntaxError{Line: 1, Col: 1, Msg: "no command (want " + orList(opNames[1:]) + ")"}
+		return &scenario.SyntaxError{Line: 1, Col: 1, Msg: "no command (want " + orList(commandNames()) + ")"}
 	}
 	c := one.Commands[0]
 	s.run(len(s.pending))
 	if s.stopped != nil {
-		return fmt.Errorf("scenario: the run stopped at line %d (%s); fix the script before adding commands", s.stopped.Line, s.stopped.describe())
+		return fmt.Errorf("scenario: the run stopped at line %d (%s); fix the script before adding commands", s.stopped.Line, describe(s.stopped))
 	}
 	text := s.text
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
 	text += c.String() + "\n"
-	script, err := Parse(text)
+	script, err := scenario.Parse(text)
 	if err != nil {
-		var se *SyntaxError
+		var se *scenario.SyntaxError
 		if errors.As(err, &se) {
-			return &SyntaxError{Line: 1, Col: c.Col, Msg: se.Msg}
+			return &scenario.SyntaxError{Line: 1, Col: c.Col, Msg: se.Msg}
 		}
 		return err
 	}
-	if c.Op.settings() {
-		fresh, err := NewSession(text, s.opt)
+	if setting(c.Op) {
+		fresh, err := New(text, s.opt)
 		if err != nil {
 			return err
 		}
 		*s = *fresh
-		s.Seek(StepEnd)
+		s.Seek(scenario.StepEnd)
 		return nil
 	}
 	c = script.Commands[len(script.Commands)-1]
-	if c.Op == OpExpect {
+	if c.Op == scenario.OpExpect {
 		if got, _ := s.runner.Queue().Status(c.Task); got != c.Want {
-			return &ExpectError{Line: c.Line, Col: c.Col, Task: c.Task, Want: c.Want, Got: got}
+			return &scenario.ExpectError{Line: c.Line, Col: c.Col, Task: c.Task, Want: c.Want, Got: got}
 		}
 	}
 	s.text = text
 	s.record(s.runner.Exec(c))
-	s.Seek(StepEnd)
+	s.Seek(scenario.StepEnd)
 	return nil
 }
 
@@ -354,7 +344,7 @@ func (s *Session) Append(cmd string) error {
 func (s *Session) SetStrategy(name string) error {
 	opt := s.opt
 	opt.Strategy = name
-	fresh, err := NewSession(s.text, opt)
+	fresh, err := New(s.text, opt)
 	if err != nil {
 		return err
 	}
@@ -365,10 +355,7 @@ func (s *Session) SetStrategy(name string) error {
 }
 
 // Board returns a copy of the board at the cursor.
-func (s *Session) Board() *Board {
-	b := s.board.clone()
-	return &b
-}
+func (s *Session) Board() *scenario.Board { return s.board.Clone() }
 
 // State returns the state of a task at the cursor; "" if not submitted by
 // then.
@@ -409,16 +396,16 @@ func (s *Session) DLQ() []DLQEntry {
 
 // Graph returns the tasks submitted by the cursor, in arrival order, with
 // what they wait on.
-func (s *Session) Graph() []Node { return s.GraphAt(s.cursor) }
+func (s *Session) Graph() []scenario.Node { return s.GraphAt(s.cursor) }
 
 // GraphAt returns the tasks submitted by step k, in arrival order;
-// [StepEnd] gives every task the script submits.
-func (s *Session) GraphAt(k int) []Node {
-	// Every submit has run (see NewSession): the nodes are all there.
-	if k == StepEnd {
+// [scenario.StepEnd] gives every task the script submits.
+func (s *Session) GraphAt(k int) []scenario.Node {
+	// Every submit has run (see New): the nodes are all there.
+	if k == scenario.StepEnd {
 		k = s.Len()
 	}
-	n, _ := slices.BinarySearchFunc(s.nodes, k+1, func(nd Node, k int) int { return nd.Step - k })
+	n, _ := slices.BinarySearchFunc(s.nodes, k+1, func(nd scenario.Node, k int) int { return nd.Step - k })
 	return s.nodes[:n:n]
 }
 
@@ -440,7 +427,7 @@ func (s *Session) Cycle(k int) []string {
 // Visits returns the edges the cycle check examined for the submit of
 // step k; false if step k is not a submit.
 func (s *Session) Visits(k int) (uint64, bool) {
-	if k < 1 || k > s.Len() || s.Command(k).Op != OpSubmit {
+	if k < 1 || k > s.Len() || s.Command(k).Op != scenario.OpSubmit {
 		return 0, false
 	}
 	var v uint64
@@ -455,7 +442,7 @@ func (s *Session) Visits(k int) (uint64, bool) {
 // Visited returns the tasks the cycle check of step k reached, each once,
 // in the order first reached; nil if step k is not a submit.
 func (s *Session) Visited(k int) []string {
-	if k < 1 || k > s.Len() || s.Command(k).Op != OpSubmit {
+	if k < 1 || k > s.Len() || s.Command(k).Op != scenario.OpSubmit {
 		return nil
 	}
 	for _, e := range s.Step(k).Events {
@@ -501,7 +488,7 @@ func (s *Session) Log(limit int) (lines []LogEntry, omitted int) {
 }
 
 // stepLog returns the log lines of step k.
-func (s *Session) stepLog(k int, st Step) []LogEntry {
+func (s *Session) stepLog(k int, st scenario.Step) []LogEntry {
 	c := st.Command
 	line := func(kind, task, text string) LogEntry {
 		return LogEntry{Step: k, Line: c.Line, Kind: kind, Task: task, Text: text}
@@ -516,24 +503,68 @@ func (s *Session) stepLog(k int, st Step) []LogEntry {
 	switch {
 	case !st.OK:
 		return []LogEntry{line("error", c.Task, c.String()+": "+st.Err)}
-	case c.Op == OpNext:
+	case c.Op == scenario.OpNext:
 		return []LogEntry{line("note", "", "next: nothing READY, handed out nothing")}
-	case c.Op == OpExpect:
+	case c.Op == scenario.OpExpect:
 		return []LogEntry{line("note", c.Task, "expect: "+c.Task+" is "+string(st.State))}
-	case c.Op == OpAttempts:
+	case c.Op == scenario.OpAttempts:
 		return []LogEntry{line("note", "", "a task gets at most "+plural(s.Attempts(), "attempt"))}
-	case c.Op == OpStrategy:
+	case c.Op == scenario.OpStrategy:
 		return []LogEntry{line("note", "", "cycles are checked with "+s.Strategy())}
 	}
 	return []LogEntry{line("note", c.Task, c.String())}
 }
 
 // BoardAt returns a new board of the state after step k (0…Len, or
-// [StepEnd]). The cost is that of seeking there and back.
-func (s *Session) BoardAt(k int) *Board {
+// [scenario.StepEnd]). The cost is that of seeking there and back.
+func (s *Session) BoardAt(k int) *scenario.Board {
 	back := s.cursor
 	s.Seek(k)
 	b := s.Board()
 	s.Seek(back)
 	return b
+}
+
+// commandNames lists the commands of the language, for the error of a line
+// with none.
+func commandNames() []string {
+	var out []string
+	for op := scenario.OpAttempts; !strings.HasPrefix(op.String(), "Op("); op++ {
+		out = append(out, op.String())
+	}
+	return out
+}
+
+// setting reports whether op sets up the queue: such a line comes before
+// the first submit, and the queue is made from all of them.
+func setting(op scenario.Op) bool {
+	switch op {
+	case scenario.OpAttempts, scenario.OpStrategy, scenario.OpLease, scenario.OpBackoff,
+		scenario.OpJitter, scenario.OpPoison, scenario.OpAlert:
+		return true
+	}
+	return false
+}
+
+// describe says what a failed expect found, as its error does after the
+// line and column.
+func describe(e *scenario.ExpectError) string {
+	msg := e.Error()
+	return msg[strings.Index(msg, ": ")+2:]
+}
+
+// orList formats "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// plural is "1 attempt", "2 attempts".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,4 +1,4 @@
-package scenario_test
+package session_test
 
 import (
 	"errors"
@@ -11,14 +11,15 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+	"github.com/dagq/dagq/internal/session"
 )
 
 // mustSession makes a session or stops the test.
-func mustSession(t *testing.T, text string, opt scenario.Options) *scenario.Session {
+func mustSession(t *testing.T, text string, opt scenario.Options) *session.Session {
 	t.Helper()
-	s, err := scenario.NewSession(text, opt)
+	s, err := session.New(text, opt)
 	if err != nil {
-		t.Fatalf("NewSession: %v", err)
+		t.Fatalf("session.New: %v", err)
 	}
 	return s
 }
@@ -115,7 +116,7 @@ func TestSessionViewAtCursor(t *testing.T) {
 	s.Seek(k)
 
 	t.Run("DLQCountsWhatTheDeadTaskBlocks", func(t *testing.T) {
-		want := []scenario.DLQEntry{
+		want := []session.DLQEntry{
 			{Task: "a", State: core.Dead, Reason: "failed after 3 attempts: connection reset", Blocks: 3},
 			{Task: "b", State: core.Blocked, Reason: "blocked by a", Root: "a"},
 			{Task: "c", State: core.Blocked, Reason: "blocked by a", Root: "a"},
@@ -344,10 +345,10 @@ func TestSessionSetStrategyKeepsTheCursor(t *testing.T) {
 func TestNewSessionErrors(t *testing.T) {
 	t.Parallel()
 	var se *scenario.SyntaxError
-	if _, err := scenario.NewSession("submit a\nnext x\n", scenario.Options{}); !errors.As(err, &se) || se.Line != 2 || se.Col != 6 {
+	if _, err := session.New("submit a\nnext x\n", scenario.Options{}); !errors.As(err, &se) || se.Line != 2 || se.Col != 6 {
 		t.Fatalf("error %v, want a *scenario.SyntaxError at 2:6", err)
 	}
-	if _, err := scenario.NewSession("submit a\n", scenario.Options{Strategy: "nope"}); err == nil || !strings.Contains(err.Error(), "unknown strategy") {
+	if _, err := session.New("submit a\n", scenario.Options{Strategy: "nope"}); err == nil || !strings.Contains(err.Error(), "unknown strategy") {
 		t.Fatalf("error %v, want an unknown strategy", err)
 	}
 }
@@ -365,7 +366,7 @@ func TestSessionStepsLikeAFreshRun(t *testing.T) {
 	}
 	for run := range runs {
 		text := randomSessionScript(rng, 20+rng.IntN(180))
-		s, err := scenario.NewSession(text, scenario.Options{})
+		s, err := session.New(text, scenario.Options{})
 		if err != nil {
 			t.Fatalf("seed %d run %d: %v\n%s", seed, run, err, text)
 		}
@@ -417,11 +418,11 @@ func TestSessionRunsTheTailWhenAskedFor(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	for run := range 100 {
 		text := randomSessionScript(rng, 20+rng.IntN(100)) + "submit z\n" + strings.Repeat("next\n", rng.IntN(30))
-		lazy, err := scenario.NewSession(text, scenario.Options{})
+		lazy, err := session.New(text, scenario.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		eager, _ := scenario.NewSession(text, scenario.Options{})
+		eager, _ := session.New(text, scenario.Options{})
 		if left := eager.RunAhead(1 << 30); left != 0 {
 			t.Fatalf("seed %d run %d: RunAhead left %d commands", seed, run, left)
 		}
@@ -497,7 +498,7 @@ func randomCommand(rng *rand.Rand) string {
 // A session steps through a script and grows it: the appended command is
 // run, written at the end of the text, and shown.
 func ExampleSession() {
-	s, err := scenario.NewSession("attempts 1\nsubmit fetch\nsubmit parse fetch\n", scenario.Options{Strategy: "dfs"})
+	s, err := session.New("attempts 1\nsubmit fetch\nsubmit parse fetch\n", scenario.Options{Strategy: "dfs"})
 	if err != nil {
 		panic(err)
 	}
@@ -528,7 +529,7 @@ func TestSessionVisitedNamesWhatTheCheckReached(t *testing.T) {
 		strategy string
 		want     string
 	}{{"dfs", "[c b a]"}, {"twoway", "[c]"}} {
-		s, err := scenario.NewSession("strategy "+tt.strategy+"\nsubmit a\nsubmit b a\nsubmit c b\nsubmit d c\nnext\n", scenario.Options{})
+		s, err := session.New("strategy "+tt.strategy+"\nsubmit a\nsubmit b a\nsubmit c b\nsubmit d c\nnext\n", scenario.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
