@@ -103,3 +103,52 @@ func TestRetriesDoNotAllocateOnceWarm(t *testing.T) {
 		t.Errorf("Next+Fail+Advance allocate %.2f times per round once warm, want 0", allocs)
 	}
 }
+
+// TestGrowMakesRoomForTheTasksToCome: after Grow(n) on a new queue, n
+// submits without dependencies allocate nothing for the queue's name table
+// and nodes (without it they grow them about log n times); on a queue
+// with tasks Grow keeps them.
+func TestGrowMakesRoomForTheTasksToCome(t *testing.T) {
+	const n = 1000
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "t" + strconv.Itoa(i)
+	}
+	submitAll := func(grow bool) float64 {
+		return testing.AllocsPerRun(5, func() {
+			q, err := core.New(core.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if grow {
+				q.Grow(n)
+			}
+			for _, name := range names {
+				if err := q.Submit(name); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	without, with := submitAll(false), submitAll(true)
+	if with >= without-5 {
+		t.Errorf("%v allocations for %d submits after Grow, %v without: want the tables' growth gone", with, n, without)
+	}
+	q, err := core.New(core.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Submit("a"); err != nil {
+		t.Fatal(err)
+	}
+	q.Grow(10)
+	if err := q.Submit("b", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if st, ok := q.Status("a"); !ok || st != core.Ready {
+		t.Errorf("after Grow a is %s (%v), want READY", st, ok)
+	}
+	if st, ok := q.Status("b"); !ok || st != core.Pending {
+		t.Errorf("after Grow b is %s (%v), want PENDING", st, ok)
+	}
+}

@@ -43,6 +43,9 @@ type Session struct {
 	steps   []scenario.Step
 	stopped *scenario.ExpectError // the failed expect that stopped the run, if any
 	nodes   []scenario.Node       // every task submitted, in arrival order
+	// deps holds the Deps of nodes, end to end, so that a submit costs no
+	// allocation of its own; sized for the script's submits.
+	deps []string
 
 	cursor int
 	board  scenario.Board   // the board at the cursor
@@ -105,12 +108,21 @@ func New(text string, opt scenario.Options) (*Session, error) {
 	s := &Session{text: text, opt: opt, runner: r, steps: make([]scenario.Step, 0, len(script.Commands))}
 	s.marks, s.markAt = []scenario.Board{{}}, []int{0}
 	s.pending = script.Commands
-	first := 0 // how many commands to run now
+	first, submits, deps := 0, 0, 0 // how many commands to run now; how many submit, with how many dependencies
 	for i, c := range script.Commands {
 		if c.Op == scenario.OpSubmit || c.Op == scenario.OpExpect {
 			first = i + 1
 		}
+		if c.Op == scenario.OpSubmit {
+			submits++
+			deps += len(c.Deps)
+		}
 	}
+	// Sized once for the tasks the script submits (each submit at most
+	// one task), rather than grown a step at a time: a live DAG's export
+	// submits 10⁵ of them.
+	r.Queue().Grow(submits)
+	s.nodes, s.deps = make([]scenario.Node, 0, submits), make([]string, 0, deps)
 	s.run(first)
 	return s, nil
 }
@@ -166,7 +178,13 @@ func (s *Session) record(st scenario.Step) {
 	s.end.ApplyAll(st.Events)
 	for i := range st.Events {
 		if e := &st.Events[i]; e.Kind == core.EventSubmitted {
-			s.nodes = append(s.nodes, scenario.Node{Task: e.Task, Deps: slices.Clone(e.Deps), Step: k})
+			var deps []string
+			if len(e.Deps) > 0 {
+				from := len(s.deps)
+				s.deps = append(s.deps, e.Deps...)
+				deps = s.deps[from:len(s.deps):len(s.deps)]
+			}
+			s.nodes = append(s.nodes, scenario.Node{Task: e.Task, Deps: deps, Step: k})
 		}
 	}
 	s.since += len(st.Events)
