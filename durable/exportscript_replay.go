@@ -47,7 +47,7 @@ type heldLease struct {
 
 // script builds, runs and checks the script of the snapshot.
 func (s *exportSnapshot) script() (string, error) {
-	x := &exporter{s: s, byScript: map[string]*exportTask{}}
+	x := &exporter{s: s, byScript: make(map[string]*exportTask, len(s.tasks))}
 	x.nameTasks()
 	header, err := x.header()
 	if err != nil {
@@ -115,6 +115,7 @@ func (x *exporter) header() ([]scenario.Command, error) {
 		return nil, fmt.Errorf("durable: export %q: %w", x.s.dag, err)
 	}
 	x.q = x.runner.Queue()
+	x.q.Grow(len(x.s.tasks)) // sized once: a big DAG has 10⁵ tasks
 	return h, nil
 }
 
