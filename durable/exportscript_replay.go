@@ -120,8 +120,13 @@ func (x *exporter) header() ([]scenario.Command, error) {
 }
 
 // section starts a part of the script.
-func (x *exporter) section(comment string) {
-	x.sections = append(x.sections, exportSection{comment: comment})
+func (x *exporter) section(comment string) { x.sectionOf(comment, 0) }
+
+// sectionOf starts a part of the script with room for n commands: a hint,
+// which saves a big DAG's section growing a step at a time (a section
+// holds more if it needs to).
+func (x *exporter) sectionOf(comment string, n int) {
+	x.sections = append(x.sections, exportSection{comment: comment, cmds: make([]scenario.Command, 0, n)})
 }
 
 // exec adds c to the script and runs it; a refusal is a difference.
@@ -235,7 +240,7 @@ func (x *exporter) succeeded() {
 		return
 	}
 	slices.SortStableFunc(done, func(a, b *exportTask) int { return cmp.Compare(a.ord, b.ord) })
-	x.section(fmt.Sprintf("%d SUCCEEDED, dependencies first, each with the attempts it failed", len(done)))
+	x.sectionOf(fmt.Sprintf("%d SUCCEEDED, dependencies first, each with the attempts it failed", len(done)), 3*len(done)) // submit, next, complete
 	for _, t := range done {
 		x.submit(t)
 		x.retries(t, t.attempts-1)
@@ -572,7 +577,7 @@ func (x *exporter) live() {
 
 	x.holdLive()
 	if len(ready) > 0 {
-		x.section(fmt.Sprintf("the READY line, %d tasks in its order", len(ready)))
+		x.sectionOf(fmt.Sprintf("the READY line, %d tasks in its order", len(ready)), len(ready))
 		x.readyLine(ready)
 	}
 	if !x.batchRanOn {
@@ -590,7 +595,7 @@ func (x *exporter) live() {
 		}
 	}
 	if len(pending) > 0 {
-		x.section(fmt.Sprintf("%d PENDING", len(pending)))
+		x.sectionOf(fmt.Sprintf("%d PENDING", len(pending)), len(pending))
 		for _, t := range pending {
 			x.submit(t)
 		}
