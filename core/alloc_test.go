@@ -104,24 +104,21 @@ func TestRetriesDoNotAllocateOnceWarm(t *testing.T) {
 	}
 }
 
-// TestGrowMakesRoomForTheTasksToCome: after Grow(n) on a new queue, n
+// TestTasksHintMakesRoomForTheTasksToCome: with Config.Tasks = n, n
 // submits without dependencies allocate nothing for the queue's name table
-// and nodes (without it they grow them about log n times); on a queue
-// with tasks Grow keeps them.
-func TestGrowMakesRoomForTheTasksToCome(t *testing.T) {
+// and nodes (without it they grow them about log n times); a hint smaller
+// or larger than the tasks, or negative, changes nothing a caller sees.
+func TestTasksHintMakesRoomForTheTasksToCome(t *testing.T) {
 	const n = 1000
 	names := make([]string, n)
 	for i := range names {
 		names[i] = "t" + strconv.Itoa(i)
 	}
-	submitAll := func(grow bool) float64 {
+	submitAll := func(hint int) float64 {
 		return testing.AllocsPerRun(5, func() {
-			q, err := core.New(core.Config{})
+			q, err := core.New(core.Config{Tasks: hint})
 			if err != nil {
 				t.Fatal(err)
-			}
-			if grow {
-				q.Grow(n)
 			}
 			for _, name := range names {
 				if err := q.Submit(name); err != nil {
@@ -130,25 +127,26 @@ func TestGrowMakesRoomForTheTasksToCome(t *testing.T) {
 			}
 		})
 	}
-	without, with := submitAll(false), submitAll(true)
+	without, with := submitAll(0), submitAll(n)
 	if with >= without-5 {
-		t.Errorf("%v allocations for %d submits after Grow, %v without: want the tables' growth gone", with, n, without)
+		t.Errorf("%v allocations for %d submits with Tasks %d, %v without: want the tables' growth gone", with, n, n, without)
 	}
-	q, err := core.New(core.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := q.Submit("a"); err != nil {
-		t.Fatal(err)
-	}
-	q.Grow(10)
-	if err := q.Submit("b", "a"); err != nil {
-		t.Fatal(err)
-	}
-	if st, ok := q.Status("a"); !ok || st != core.Ready {
-		t.Errorf("after Grow a is %s (%v), want READY", st, ok)
-	}
-	if st, ok := q.Status("b"); !ok || st != core.Pending {
-		t.Errorf("after Grow b is %s (%v), want PENDING", st, ok)
+	for _, hint := range []int{-1, 1, core.MaxTasksHint + 1} {
+		q, err := core.New(core.Config{Tasks: hint})
+		if err != nil {
+			t.Fatalf("Tasks %d: %v", hint, err)
+		}
+		if err := q.Submit("a"); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Submit("b", "a"); err != nil {
+			t.Fatal(err)
+		}
+		if st, ok := q.Status("a"); !ok || st != core.Ready {
+			t.Errorf("Tasks %d: a is %s (%v), want READY", hint, st, ok)
+		}
+		if st, ok := q.Status("b"); !ok || st != core.Pending {
+			t.Errorf("Tasks %d: b is %s (%v), want PENDING", hint, st, ok)
+		}
 	}
 }

@@ -110,12 +110,12 @@ func (x *exporter) header() ([]scenario.Command, error) {
 	if err != nil {
 		return nil, fmt.Errorf("durable: export %q: its settings are not the language's: %w", x.s.dag, err)
 	}
-	x.runner, err = scenario.NewRunner(script, scenario.Options{})
+	// Sized once for the DAG's tasks: a big DAG has 10⁵.
+	x.runner, err = scenario.NewRunner(script, scenario.Options{Tasks: len(x.s.tasks)})
 	if err != nil {
 		return nil, fmt.Errorf("durable: export %q: %w", x.s.dag, err)
 	}
 	x.q = x.runner.Queue()
-	x.q.Grow(len(x.s.tasks)) // sized once: a big DAG has 10⁵ tasks
 	return h, nil
 }
 

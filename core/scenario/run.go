@@ -25,6 +25,10 @@ type Options struct {
 	// queue with it. The commands that need a [BulkQueue] are refused, as
 	// a step that is not OK, on a queue that is not one.
 	Open func(core.Config) (Queue, error)
+	// Tasks is how many tasks the run will submit beyond the script's own
+	// submits, as a runner fed commands by Exec knows (an export's replay):
+	// the queue is sized for both at once (core.Config.Tasks).
+	Tasks int
 }
 
 // Step is what one command did.
@@ -134,6 +138,7 @@ func NewRunner(s *Script, opt Options) (*Runner, error) {
 		Backoff:      s.Backoff,
 		PoisonAfter:  s.PoisonAfter,
 		Alert:        s.Alert,
+		Tasks:        s.submits() + opt.Tasks,
 	}
 	if opt.Open != nil {
 		q, err := opt.Open(cfg)
@@ -393,4 +398,15 @@ func Run(s *Script, opt Options) (*Trace, error) {
 		}
 	}
 	return t, nil
+}
+
+// submits is how many submit commands s has: at most one task each.
+func (s *Script) submits() int {
+	n := 0
+	for _, c := range s.Commands {
+		if c.Op == OpSubmit {
+			n++
+		}
+	}
+	return n
 }

@@ -118,10 +118,9 @@ func New(text string, opt scenario.Options) (*Session, error) {
 			deps += len(c.Deps)
 		}
 	}
-	// Sized once for the tasks the script submits (each submit at most
-	// one task), rather than grown a step at a time: a live DAG's export
-	// submits 10⁵ of them.
-	r.Queue().Grow(submits)
+	// The runner's queue is sized for the script's submits (each at most
+	// one task) by NewRunner; the graph is too: a live DAG's export submits
+	// 10⁵ of them.
 	s.nodes, s.deps = make([]scenario.Node, 0, submits), make([]string, 0, deps)
 	s.run(first)
 	return s, nil
