@@ -27,9 +27,11 @@ type handout struct {
 	lease      Lease
 	now        time.Duration
 	dependents bool
-	// args are the task's arguments; results are the results its
-	// dependencies recorded, by dependency name (nil for none).
+	// args are the task's arguments and deps its dependencies; results
+	// are the results they recorded, by dependency name (nil for none),
+	// once DB.results has read them.
 	args    []byte
+	deps    []string
 	results map[string][]byte
 }
 
@@ -38,11 +40,8 @@ type handout struct {
 // the same UPDATE, for TaskDetail): one statement, FOR UPDATE SKIP LOCKED,
 // so that workers running at once take different tasks and never wait for
 // one another; none of a DAG paused by a move (see [Sharded.Move]). It
-// returns them in READY order, each with its arguments and
-// its dependencies' results, read in the same statement: one lookup by
-// primary key a dependency (a subquery per name, which the planner cannot
-// turn into a scan of the DAG), so O(b + e) rows for b tasks and their e
-// dependencies, whatever the DAG's size and its statistics.
+// returns them in READY order, each with its arguments and its
+// dependencies (deps); [DB.results] reads what those recorded.
 func (db *DB) next(ctx context.Context, dag string, n int, holder string) (hs []handout, err error) {
 	err = againOnConflict(func() error {
 		hs, err = db.next1(ctx, dag, n, holder)
@@ -62,20 +61,13 @@ func (db *DB) next1(ctx context.Context, dag string, n int, holder string) ([]ha
 		args = append(args, dag)
 	}
 	rows, err := q.Query(ctx, `WITH picked AS (
-			SELECT dag, name, ready_seq, changed, deps FROM dagq_tasks
+			SELECT dag, name, ready_seq, changed FROM dagq_tasks
 			WHERE state = 'READY' `+filter+`
 				AND dag NOT IN (SELECT p.dag FROM dagq_dags p WHERE p.paused)
 			ORDER BY ready_seq LIMIT $1 FOR UPDATE SKIP LOCKED),
 		clock AS (
 			SELECT d.dag, d.lease_timeout AS lt, coalesce(`+db.now("$2")+`, d.now) AS now
-			FROM dagq_dags d WHERE d.dag IN (SELECT dag FROM picked)),
-		dep AS (
-			SELECT p.dag, p.name, u.n,
-				(SELECT d.result FROM dagq_tasks d WHERE d.dag = p.dag AND d.name = u.n) AS result
-			FROM picked p CROSS JOIN LATERAL unnest(p.deps) AS u(n)),
-		res AS (
-			SELECT dag, name, array_agg(n) AS names, array_agg(result) AS results
-			FROM dep WHERE result IS NOT NULL GROUP BY dag, name)
+			FROM dagq_dags d WHERE d.dag IN (SELECT dag FROM picked))
 		UPDATE dagq_tasks t SET state = 'RUNNING', attempts = t.attempts + 1,
 			lease = nextval('dagq_lease_ids'), ready_seq = NULL, result = NULL,
 			holder = $3, started = now(),
@@ -83,11 +75,10 @@ func (db *DB) next1(ctx context.Context, dag string, n int, holder string) ([]ha
 				CASE WHEN c.now > 9223372036854775807 - c.lt THEN 9223372036854775807 ELSE c.now + c.lt END END,
 			timer_seq = CASE WHEN c.lt > 0 THEN nextval('dagq_line') END
 		FROM picked p JOIN clock c ON c.dag = p.dag
-			LEFT JOIN res r ON r.dag = p.dag AND r.name = p.name
 		WHERE t.dag = p.dag AND t.name = p.name
 		RETURNING t.dag, t.name, t.attempts, t.lease, coalesce(t.timer_at, 0), p.ready_seq, c.now,
 			EXISTS (SELECT 1 FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name),
-			t.args, r.names, r.results, extract(epoch FROM clock_timestamp() - p.changed)::float8`, args...)
+			t.args, t.deps, extract(epoch FROM clock_timestamp() - p.changed)::float8`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -101,17 +92,9 @@ func (db *DB) next1(ctx context.Context, dag string, n int, holder string) ([]ha
 		var g got
 		var lease, deadline, now int64
 		var waited float64
-		var names []string
-		var results [][]byte
 		if err := rows.Scan(&g.h.lease.DAG, &g.h.lease.Task, &g.h.lease.Attempt, &lease, &deadline, &g.seq, &now, &g.h.dependents,
-			&g.h.args, &names, &results, &waited); err != nil {
+			&g.h.args, &g.h.deps, &waited); err != nil {
 			return nil, err
-		}
-		if len(names) > 0 {
-			g.h.results = make(map[string][]byte, len(names))
-			for i, n := range names {
-				g.h.results[n] = results[i]
-			}
 		}
 		db.metrics.handedOut(g.h.lease.DAG, time.Duration(waited*float64(time.Second)))
 		g.h.lease.ID, g.h.lease.Deadline, g.h.now = uint64(lease), time.Duration(deadline), time.Duration(now)

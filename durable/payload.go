@@ -108,3 +108,45 @@ func (q *Queue) Result(ctx context.Context, task string) ([]byte, bool, error) {
 	}
 	return r, true, nil
 }
+
+// results reads the results recorded by the dependencies of the handed-out
+// tasks hs that have any (h.deps), into each one's results, by dependency
+// name: one statement for all of them, none when none has dependencies,
+// so a hand-out of independent tasks stays one statement. Each result is
+// one lookup by primary key (a subquery per name, which the planner cannot
+// turn into a scan of the DAG, analyzed or not): O(e) rows for the e
+// dependencies of hs, whatever the DAG's size.
+func (db *DB) results(ctx context.Context, hs []handout) error {
+	var at []int32
+	var dags, deps []string
+	for i, h := range hs {
+		for _, d := range h.deps {
+			at, dags, deps = append(at, int32(i)), append(dags, h.lease.DAG), append(deps, d)
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	rows, err := db.pool.Query(ctx, `SELECT x.i, x.n, r.result
+		FROM unnest($1::int[], $2::text[], $3::text[]) AS x(i, dag, n)
+		CROSS JOIN LATERAL (SELECT d.result FROM dagq_tasks d WHERE d.dag = x.dag AND d.name = x.n) AS r
+		WHERE r.result IS NOT NULL`, at, dags, deps)
+	if err != nil {
+		return fmt.Errorf("durable: %w", err)
+	}
+	var i int32
+	var dep string
+	var r []byte
+	_, err = pgx.ForEachRow(rows, []any{&i, &dep, &r}, func() error {
+		h := &hs[i]
+		if h.results == nil {
+			h.results = map[string][]byte{}
+		}
+		h.results[dep] = r
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("durable: %w", err)
+	}
+	return nil
+}

@@ -307,6 +307,12 @@ func (w *Worker) Run(ctx context.Context) error {
 		n := min(idle(), w.opts.Batch)
 		fetchedAt = localNow()
 		hs, err := w.db.nextBatch(ctx, n, w.opts.ID)
+		if err == nil {
+			// The tasks are handed out: if their dependencies' results
+			// cannot be read, they are left to expire (their leases run
+			// out and they are handed out again), never run without them.
+			err = w.db.results(ctx, hs)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				break
