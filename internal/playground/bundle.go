@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/dagq/dagq/core/render"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // Bundle is the edges between a compact grid and a task, or between two
@@ -91,7 +93,7 @@ func Bundles(nodes []render.Node, l render.Layout) []Bundle {
 		p1, h1, what1 := bundleEnd(l, b.To, b.ToGrid)
 		b.Path = render.EdgeBetween(p0, p1, h0, h1)
 		b.X0, b.Y0, b.X1, b.Y1 = p0.X, p0.Y, p1.X, p1.Y
-		b.Title = plural(b.Edges, "edge") + ": " + what0 + " → " + what1
+		b.Title = wording.Plural(b.Edges, "edge") + ": " + what0 + " → " + what1
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/dagq/dagq/core"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // Do says what the page does for a click or a key on a task.
@@ -80,7 +82,7 @@ func (p *Page) ClickTask(task string) Action {
 		pop := Popover{Task: task, Title: task + " is DEAD", Buttons: []Button{redriveButton(poisoned, "primary")}}
 		for _, d := range s.DLQ() {
 			if d.Task == task {
-				pop.Note = d.Reason + "; blocks " + plural(d.Blocks, "task") + "."
+				pop.Note = d.Reason + "; blocks " + wording.Plural(d.Blocks, "task") + "."
 			}
 		}
 		if poisoned {
@@ -98,7 +100,7 @@ func (p *Page) ClickTask(task string) Action {
 				}
 			}
 		}
-		return Action{Do: DoNotice, Notice: task + " is PENDING: it waits on " + listNames(waits, 6) + "."}
+		return Action{Do: DoNotice, Notice: task + " is PENDING: it waits on " + wording.Names(waits, 6) + "."}
 	case core.Blocked:
 		root := ""
 		for _, d := range s.DLQ() {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // TaskDetail is what the task detail panel shows of one task: its state
@@ -265,7 +267,7 @@ func (a Attempt) Summary(now When, timed bool) string {
 			b = append(b, " · lease ends at "+a.Deadline.String()...)
 		}
 		if a.Heartbeats > 0 {
-			b = append(b, " · "+plural(a.Heartbeats, "heartbeat")...)
+			b = append(b, " · "+wording.Plural(a.Heartbeats, "heartbeat")...)
 		}
 		return string(b)
 	}
@@ -319,7 +321,7 @@ func (d TaskDetail) Facts() []Fact {
 	}
 	fs = append(fs, Fact{"Attempts", tries})
 	if d.Redrives > 0 {
-		fs = append(fs, Fact{"Redriven", plural(d.Redrives, "time")})
+		fs = append(fs, Fact{"Redriven", wording.Plural(d.Redrives, "time")})
 	}
 	if d.State == core.Delayed {
 		fs = append(fs, Fact{"Due", "at " + d.Due.String() + " (in " + scenario.FormatDuration(d.Now.Span(d.Due)) + ")"})

@@ -7,6 +7,8 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // Steps is what [Explain] reads of a run: a *session.Session, or the
@@ -32,7 +34,7 @@ func Explain(s Steps, k int) string {
 		case 0:
 			return "The script has no commands yet."
 		default:
-			return "Nothing has run yet: " + plural(n, "command") + " to step through."
+			return "Nothing has run yet: " + wording.Plural(n, "command") + " to step through."
 		}
 	}
 	st := s.Step(k)
@@ -54,7 +56,7 @@ func Explain(s Steps, k int) string {
 	}
 	switch c.Op {
 	case scenario.OpAttempts:
-		return "A task gets at most " + plural(s.Attempts(), "attempt") + "."
+		return "A task gets at most " + wording.Plural(s.Attempts(), "attempt") + "."
 	case scenario.OpStrategy:
 		return "Cycles are checked with " + s.Strategy() + "."
 	case scenario.OpExpect:
@@ -75,7 +77,7 @@ func Explain(s Steps, k int) string {
 		case 1:
 			out += " " + ready[0] + " waited on nothing else and is READY."
 		default:
-			out += " " + plural(len(ready), "task") + " waited on nothing else and are READY: " + nameList(ready) + "."
+			out += " " + wording.Plural(len(ready), "task") + " waited on nothing else and are READY: " + nameList(ready) + "."
 		}
 		return out
 	case scenario.OpFail:
@@ -119,9 +121,9 @@ func Explain(s Steps, k int) string {
 			}
 			out += "."
 			if blocked := byKind(core.EventBlocked); len(blocked) > 0 {
-				out += " Waiting on it, " + nameList(blocked) + " " + isAre(len(blocked)) + " blocked too, nearest first."
+				out += " Waiting on it, " + nameList(blocked) + " " + wording.IsAre(len(blocked)) + " blocked too, nearest first."
 			}
-			return out + " The cycle check examined " + plural(int(e.Visits), "edge") + "."
+			return out + " The cycle check examined " + wording.Plural(int(e.Visits), "edge") + "."
 		}
 	case scenario.OpAdvance:
 		out := "The clock moves to " + scenario.FormatDuration(st.Now) + ":"
@@ -149,7 +151,7 @@ func Explain(s Steps, k int) string {
 			return out + " nothing falls due."
 		}
 		if len(fired) > 0 {
-			out += " " + listNames(fired, 6) + "."
+			out += " " + wording.Names(fired, 6) + "."
 		}
 		for _, b := range batches {
 			out += " " + b + "."
@@ -171,10 +173,10 @@ func Explain(s Steps, k int) string {
 		return "A retry waits out a delay, DELAYED: " + c.String() + "."
 	case scenario.OpPreview:
 		if pv := st.Preview; pv != nil {
-			out := "Preview, nothing changed: " + c.String()[len("preview "):] + " would redrive " + plural(len(pv.Roots), "task") +
-				" and release " + plural(pv.Released, "blocked task")
+			out := "Preview, nothing changed: " + c.String()[len("preview "):] + " would redrive " + wording.Plural(len(pv.Roots), "task") +
+				" and release " + wording.Plural(pv.Released, "blocked task")
 			if pv.Blocked > 0 {
-				out += "; " + plural(pv.Blocked, "task") + " would stay blocked by another root"
+				out += "; " + wording.Plural(pv.Blocked, "task") + " would stay blocked by another root"
 			}
 			if len(pv.Skipped) > 0 {
 				out += "; it would skip " + nameList(pv.Skipped) + ", poisoned"
@@ -240,27 +242,4 @@ func About(text string) string {
 }
 
 // nameList joins names with commas, eight at most: "a, b and 3 more".
-func nameList(names []string) string { return listNames(names, 8) }
-
-// listNames joins at most most names with commas, saying how many more
-// there are.
-func listNames(names []string, most int) string {
-	if len(names) <= most {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:most], ", ") + " and " + strconv.Itoa(len(names)-most) + " more"
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
+func nameList(names []string) string { return wording.Names(names, 8) }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/dagq/dagq/core"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // The state filter: the drawing can show only the tasks in some states
@@ -62,7 +64,7 @@ func (p *Page) FilterNote() string {
 	for _, st := range core.States() {
 		all += p.s.Count(st)
 	}
-	return "Showing only " + andList(names) + ": " + fmt.Sprintf("%d of %s.", n, plural(all, "task"))
+	return "Showing only " + andList(names) + ": " + fmt.Sprintf("%d of %s.", n, wording.Plural(all, "task"))
 }
 
 // andList joins words as a sentence does: "a", "a and b", "a, b and c".

@@ -9,6 +9,8 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/internal/session"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // The live view (wq serve --db, package live): the page opened as
@@ -100,9 +102,9 @@ func LiveWait(took time.Duration) time.Duration { return max(LivePause, 4*took) 
 
 // LivePreviewText says what a live preview found, for a notice.
 func LivePreviewText(redrive, released, skipped int) string {
-	s := "Preview, nothing changed: the redrive would redrive " + plural(redrive, "task") + " and release " + plural(released, "blocked task")
+	s := "Preview, nothing changed: the redrive would redrive " + wording.Plural(redrive, "task") + " and release " + wording.Plural(released, "blocked task")
 	if skipped > 0 {
-		s += "; " + plural(skipped, "poisoned task") + " would be left alone"
+		s += "; " + wording.Plural(skipped, "poisoned task") + " would be left alone"
 	}
 	return s + ". They are marked in the drawing."
 }

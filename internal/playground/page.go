@@ -8,6 +8,8 @@ import (
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/session"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // DefaultScenario is shown when the address names none, or names one that
@@ -392,7 +394,7 @@ func (p *Page) Act(cmd string) (Outcome, error) {
 	}
 	if k < n {
 		out.Dropped = n - k
-		out.Notice = strings.TrimSpace("Acted at step " + strconv.Itoa(k) + ": " + plural(n-k, "later command") +
+		out.Notice = strings.TrimSpace("Acted at step " + strconv.Itoa(k) + ": " + wording.Plural(n-k, "later command") +
 			" " + wasWere(n-k) + " dropped (Undo brings them back). " + out.Notice)
 	}
 	return out, nil

@@ -8,6 +8,8 @@ import (
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/internal/session"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // Caption is the sentence under the drawing: where the step is in the
@@ -179,7 +181,7 @@ func (p *Page) DLQ(open bool) (rows []DLQRow, toggle string) {
 		if d.State == core.Dead {
 			rows[i].BlocksText = "blocks nothing"
 			if d.Blocks > 0 {
-				rows[i].BlocksText = "blocks " + plural(d.Blocks, "task")
+				rows[i].BlocksText = "blocks " + wording.Plural(d.Blocks, "task")
 			}
 			b := redriveButton(poisoned[d.Task], "small")
 			b.Label = strings.TrimPrefix(b.Label, "↻ ")
@@ -211,7 +213,7 @@ func (p *Page) Counts() (counts []Count, all int) {
 
 // OfAll says how many tasks the whole script submits, after the counts
 // of the states: "of 1 task", "of 444 tasks".
-func OfAll(all int) string { return "of " + plural(all, "task") }
+func OfAll(all int) string { return "of " + wording.Plural(all, "task") }
 
 // GhostLabel is the label of a task not submitted at the step shown.
 const GhostLabel = "◌ NOT SUBMITTED"
@@ -397,11 +399,11 @@ func (p *Page) Banner(k int, wave bool) Banner {
 	}
 	switch {
 	case kind == "dead" && len(tasks) > 0:
-		return Banner{Kind: "dead", Text: "blocked by " + root + ": " + listNames(tasks, 6) + " — nearest first"}
+		return Banner{Kind: "dead", Text: "blocked by " + root + ": " + wording.Names(tasks, 6) + " — nearest first"}
 	case kind == "dead":
 		return Banner{Kind: "dead", Text: root + " is DEAD"}
 	case kind == "release" && len(tasks) > 0:
-		return Banner{Kind: "release", Text: "redrive " + root + ": " + listNames(tasks, 6) + " released"}
+		return Banner{Kind: "release", Text: "redrive " + root + ": " + wording.Names(tasks, 6) + " released"}
 	}
 	return Banner{}
 }
@@ -418,7 +420,7 @@ const LogLimit = 100
 func (p *Page) Log() (lines []session.LogEntry, more string) {
 	lines, omitted := p.s.Log(LogLimit)
 	if omitted > 0 {
-		more = plural(omitted, "earlier line") + " not shown"
+		more = wording.Plural(omitted, "earlier line") + " not shown"
 	}
 	return lines, more
 }
@@ -437,7 +439,7 @@ func (p *Page) LogStep() (lines []session.LogEntry, more string) {
 	}
 	lines, omitted := s.Log(min(LogLimit, max(1, len(s.Step(k).Events))))
 	if total := omitted + len(lines); total > LogLimit {
-		more = plural(total-LogLimit, "earlier line") + " not shown"
+		more = wording.Plural(total-LogLimit, "earlier line") + " not shown"
 	}
 	return lines, more
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/dagq/dagq/core"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // Answer is a learner's answer, or the right one. Each kind reads its own
@@ -157,7 +159,7 @@ func (q Question) Missing(a Answer) string {
 			}
 		}
 		if len(left) > 0 {
-			return "Say for every blocked task whether it is released or stays blocked, and by which dead task: " + nameList(left) + " " + isAre(len(left)) + " left."
+			return "Say for every blocked task whether it is released or stays blocked, and by which dead task: " + nameList(left) + " " + wording.IsAre(len(left)) + " left."
 		}
 	case AskWhy:
 		if a.Text == "" {

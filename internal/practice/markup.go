@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // The practice panel's changing parts as HTML, for the page to set whole:
@@ -125,9 +127,9 @@ func (q Question) ResultHTML(r Result) string {
 	var b strings.Builder
 	if q.Kind == AskWhy {
 		n := len(r.Given.Heard)
-		verdict := "Right: you made " + strconv.Itoa(n) + " of " + plural(len(q.Points), "point") + "."
+		verdict := "Right: you made " + strconv.Itoa(n) + " of " + wording.Plural(len(q.Points), "point") + "."
 		if !r.Correct {
-			verdict = "Not quite: you made " + strconv.Itoa(n) + " of " + plural(len(q.Points), "point") + "; an interviewer listens for at least half."
+			verdict = "Not quite: you made " + strconv.Itoa(n) + " of " + wording.Plural(len(q.Points), "point") + "; an interviewer listens for at least half."
 		}
 		b.WriteString(`<p class="verdict">` + esc(verdict) + `</p><ul class="points">`)
 		for i, pt := range q.Points {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/dagq/dagq/core"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // mistakeMost caps the slips a mistake lists, so that feedback stays a
@@ -39,7 +41,7 @@ func (q Question) mistake(a Answer) string {
 		if a.Text == "" {
 			return "No answer was written."
 		}
-		return "You ticked " + plural(len(a.Heard), "point") + " of " + strconv.Itoa(len(q.Points)) + ": an interviewer listens for at least half of them."
+		return "You ticked " + wording.Plural(len(a.Heard), "point") + " of " + strconv.Itoa(len(q.Points)) + ": an interviewer listens for at least half of them."
 	}
 	return ""
 }
@@ -101,7 +103,7 @@ func (q Question) changesMistake(a Answer) string {
 	}
 	more := ""
 	if len(slips) > mistakeMost {
-		more = ", and " + plural(len(slips)-mistakeMost, "more")
+		more = ", and " + wording.Plural(len(slips)-mistakeMost, "more")
 		slips = slips[:mistakeMost]
 	}
 	return strings.Join(slips, "; ") + more + "."
@@ -201,7 +203,7 @@ func (q Question) redriveMistake(a Answer) string {
 	}
 	more := ""
 	if len(slips) > mistakeMost {
-		more = ", and " + plural(len(slips)-mistakeMost, "more")
+		more = ", and " + wording.Plural(len(slips)-mistakeMost, "more")
 		slips = slips[:mistakeMost]
 	}
 	return strings.Join(slips, "; ") + more + "."

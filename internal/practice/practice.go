@@ -7,6 +7,8 @@ import (
 
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/session"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // Practice is one exercise being practised: its session, the questions
@@ -350,7 +352,7 @@ func (q Question) Counting() bool {
 func said(q Question, a Answer) string {
 	out := FormatAnswer(q, a)
 	if q.Kind == AskWhy {
-		out += " (" + strconv.Itoa(len(a.Heard)) + " of " + plural(len(q.Points), "point") + " made)"
+		out += " (" + strconv.Itoa(len(a.Heard)) + " of " + wording.Plural(len(q.Points), "point") + " made)"
 	}
 	return out
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/session"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // Kind is the kind of a practice question, chosen to fit the step it asks
@@ -502,17 +504,17 @@ func (x stepFacts) reason() (Question, bool) {
 		n := entry.Attempts
 		for _, m := range []int{n - 1, n + 1, x.s.Attempts(), n + 2} {
 			if m >= 1 {
-				cs.add("failed after "+plural(m, "attempt")+": "+entry.Error, task+" had "+plural(n, "attempt")+", not "+strconv.Itoa(m)+": count the hand-outs that ended in a failure.")
+				cs.add("failed after "+wording.Plural(m, "attempt")+": "+entry.Error, task+" had "+wording.Plural(n, "attempt")+", not "+strconv.Itoa(m)+": count the hand-outs that ended in a failure.")
 			}
 		}
 		if q.Topic == TopicPermanent {
-			cs.add("failed after "+plural(n, "attempt")+": "+entry.Error, "the error was permanent: the reason says so, and no attempt was left to use.")
+			cs.add("failed after "+wording.Plural(n, "attempt")+": "+entry.Error, "the error was permanent: the reason says so, and no attempt was left to use.")
 		} else {
-			cs.add("permanent failure after "+plural(n, "attempt")+": "+entry.Error, "the error was not permanent: "+task+" used its attempts.")
+			cs.add("permanent failure after "+wording.Plural(n, "attempt")+": "+entry.Error, "the error was not permanent: "+task+" used its attempts.")
 		}
-		cs.add("failed after "+plural(n, "attempt")+": "+core.ErrLeaseExpired.Error(), task+"'s last error was “"+entry.Error+"”, not a lease expiry.")
+		cs.add("failed after "+wording.Plural(n, "attempt")+": "+core.ErrLeaseExpired.Error(), task+"'s last error was “"+entry.Error+"”, not a lease expiry.")
 		q.Why = "A task that fails its last attempt, or fails with a permanent error, enters the dead-letter queue with the attempts it had and its last error. Here " +
-			task + " had " + plural(n, "attempt") + " and failed with \"" + entry.Error + "\"."
+			task + " had " + wording.Plural(n, "attempt") + " and failed with \"" + entry.Error + "\"."
 	}
 	q.Choices, q.wrong = cs.done()
 	return q, true

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/dagq/dagq/core"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // Trainer is practice mode as the page shows it: the exercise a link
@@ -163,7 +165,7 @@ func (t *Trainer) LevelStatus() string {
 		return string(l) + ": no answers yet."
 	}
 	out := string(l) + ": " + strconv.Itoa(lp.Right) + " of " + strconv.Itoa(lp.Answered) + " right, best streak " + strconv.Itoa(lp.Best) +
-		", " + plural(len(lp.Done), "exercise") + " passed."
+		", " + wording.Plural(len(lp.Done), "exercise") + " passed."
 	if top := t.progress.TopMissed(l); len(top) > 0 {
 		var parts []string
 		for _, tc := range top[:min(3, len(top))] {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
+
+	"github.com/dagq/dagq/internal/wording"
 )
 
 // markEvery is the fewest steps apart a Session keeps a copy of the board:
@@ -525,7 +527,7 @@ func (s *Session) stepLog(k int, st scenario.Step) []LogEntry {
 	case c.Op == scenario.OpExpect:
 		return []LogEntry{line("note", c.Task, "expect: "+c.Task+" is "+string(st.State))}
 	case c.Op == scenario.OpAttempts:
-		return []LogEntry{line("note", "", "a task gets at most "+plural(s.Attempts(), "attempt"))}
+		return []LogEntry{line("note", "", "a task gets at most "+wording.Plural(s.Attempts(), "attempt"))}
 	case c.Op == scenario.OpStrategy:
 		return []LogEntry{line("note", "", "cycles are checked with "+s.Strategy())}
 	}
@@ -576,12 +578,4 @@ func orList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
-// plural is "1 attempt", "2 attempts".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
