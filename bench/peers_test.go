@@ -41,9 +41,9 @@ func accepted(tasks []core.Task) []core.Task {
 	return out
 }
 
-func gonumOffline(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) uint64 {
+func gonumOffline(b *testing.B, fx *fixture, lifecycle bool, _ *faults) uint64 {
 	g := simple.NewDirectedGraph()
-	ids := make(map[string]int64, len(tasks))
+	ids := make(map[string]int64, len(fx.accepted))
 	id := func(name string) int64 {
 		if v, ok := ids[name]; ok {
 			return v
@@ -53,7 +53,7 @@ func gonumOffline(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) ui
 		g.AddNode(simple.Node(v))
 		return v
 	}
-	for _, t := range accepted(tasks) {
+	for _, t := range fx.accepted {
 		v := id(t.Name)
 		for _, d := range t.Deps {
 			g.SetEdge(g.NewEdge(simple.Node(id(d)), simple.Node(v)))
@@ -69,9 +69,9 @@ func gonumOffline(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) ui
 	return 0
 }
 
-func heimdalrDAG(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) uint64 {
+func heimdalrDAG(b *testing.B, fx *fixture, lifecycle bool, _ *faults) uint64 {
 	d := heimdalr.NewDAG()
-	seen := make(map[string]bool, len(tasks))
+	seen := make(map[string]bool, len(fx.tasks))
 	vertex := func(name string) {
 		if !seen[name] {
 			seen[name] = true
@@ -80,7 +80,7 @@ func heimdalrDAG(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) uin
 			}
 		}
 	}
-	for _, t := range tasks {
+	for _, t := range fx.tasks {
 		vertex(t.Name)
 		for _, dep := range t.Deps {
 			vertex(dep)
@@ -90,9 +90,9 @@ func heimdalrDAG(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) uin
 	return 0
 }
 
-func dominikbraunGraph(b *testing.B, tasks []core.Task, lifecycle bool, _ *faults) uint64 {
+func dominikbraunGraph(b *testing.B, fx *fixture, lifecycle bool, _ *faults) uint64 {
 	g := dominikbraun.New(dominikbraun.StringHash, dominikbraun.Directed(), dominikbraun.PreventCycles())
-	seen := make(map[string]bool, len(tasks))
+	seen := make(map[string]bool, len(fx.tasks))
 	vertex := func(name string) {
 		if !seen[name] {
 			seen[name] = true
@@ -101,7 +101,7 @@ func dominikbraunGraph(b *testing.B, tasks []core.Task, lifecycle bool, _ *fault
 			}
 		}
 	}
-	for _, t := range tasks {
+	for _, t := range fx.tasks {
 		vertex(t.Name)
 		for _, dep := range t.Deps {
 			vertex(dep)
