@@ -19,3 +19,11 @@ func LocalNow() time.Time { return localNow() }
 func (db *DB) CompleteBatchOfDAG(ctx context.Context, dag string, leases []Lease) ([]Lease, error) {
 	return db.completeBatch(ctx, dag, leases)
 }
+
+// ObserveMoveCopy has f called (with the DAG's name) whenever a move's copy
+// has committed, before the old rows are deleted: the moment a move that
+// died would leave both copies. The returned func removes it.
+func ObserveMoveCopy(f func(dag string)) (remove func()) {
+	afterMoveCopy.Store(&f)
+	return func() { afterMoveCopy.Store(nil) }
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,8 +36,10 @@ var moveSequences = []string{"dagq_lease_ids", "dagq_line"}
 // before the copy commits changes nothing; after it, Move undoes what it
 // can (the copy the placement does not name) and reports the error. A
 // process that dies between the copy's commit and the deletion's leaves
-// both copies, which the workers of both databases run, until
-// [Sharded.Repair] deletes the one the placement does not name.
+// both copies, both paused (the old one by the freeze, the new one as it
+// was copied, to be resumed once the old one is gone), so that no task
+// runs in either, until [Sharded.Repair] deletes the one the placement
+// does not name and resumes the other.
 //
 // Tasks RUNNING when the move begins finish where they run: first the DAG
 // is paused in its old database (none of its tasks is handed out; other
@@ -49,7 +52,7 @@ var moveSequences = []string{"dagq_lease_ids", "dagq_line"}
 // maintenance pass fails it within its Poll), and as long as ctx allows;
 // then it resumes the DAG where it is and returns an error that says how
 // many tasks are still RUNNING: nothing moved. The copy is resumed in the
-// new database as it commits. A process that dies while the DAG is paused
+// new database once the old rows are deleted. A process that dies while the DAG is paused
 // leaves it paused until [Sharded.Repair] (or a Move) resumes it. Every
 // other Sharded reads the new placement when it next opens
 // the DAG, and its Complete, Fail and Heartbeat follow it; a Submit
@@ -186,9 +189,10 @@ func (s *Sharded) move1(ctx context.Context, dag string, to int) error {
 				return err
 			}
 		}
-		if _, err := dtx.Exec(ctx, "UPDATE dagq_dags SET paused = false WHERE dag = $1", dag); err != nil {
-			return err
-		}
+		// The copy stays paused, as the frozen rows it copies are, until
+		// the old rows are deleted: a move that dies in between leaves two
+		// paused copies, of which neither runs a task, never two running
+		// ones.
 		if to == 0 {
 			return setPlacement(ctx, dtx, dag, to)
 		}
@@ -199,6 +203,9 @@ func (s *Sharded) move1(ctx context.Context, dag string, to int) error {
 	}
 	// The copy is committed: from here on, an error leaves two copies, of
 	// which the placement names the real one; the other is deleted.
+	if hook := afterMoveCopy.Load(); hook != nil {
+		(*hook)(dag)
+	}
 	switched := to == 0
 	undo := func(cause error) error {
 		bg := context.WithoutCancel(ctx)
@@ -235,12 +242,19 @@ func (s *Sharded) move1(ctx context.Context, dag string, to int) error {
 		}
 	}
 	moved = true
+	if _, err := dst.pool.Exec(ctx, "UPDATE dagq_dags SET paused = false WHERE dag = $1 AND paused", dag); err != nil {
+		return fmt.Errorf("durable: move %q to shard %d: moved, but its hand-outs could not be resumed (%w): Sharded.Repair resumes them", dag, to, err)
+	}
 	s.mu.Lock()
 	s.placed[dag] = to
 	delete(s.queues, dag)
 	s.mu.Unlock()
 	return nil
 }
+
+// afterMoveCopy, when set (by a test), is called when a move's copy of a
+// DAG has committed, before the old rows are deleted.
+var afterMoveCopy atomic.Pointer[func(dag string)]
 
 // errStillRunning is why a move's freeze found a task of the DAG RUNNING
 // after the drain (one handed out just before the pause): it drains again.

@@ -450,3 +450,67 @@ func TestMoveThatCannotDrainMovesNothing(t *testing.T) {
 		t.Errorf("Repair with nothing to repair: %+v (%v)", r, err)
 	}
 }
+
+// TestMoveThatDiesAfterTheCopyRunsNothing looks at what a move leaves at
+// its most fragile moment, its copy committed and the old rows not yet
+// deleted, where a process that dies leaves both copies: both must be
+// paused, so that the workers of neither database hand out a task until
+// Repair keeps one; then the finished move resumes the copy.
+func TestMoveThatDiesAfterTheCopyRunsNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dbs := []*durable.DB{openDB(t, durable.Options{}), openDB(t, durable.Options{})}
+	s, err := durable.NewSharded(dbs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dag := ""
+	for i := 0; dag == ""; i++ {
+		if d := fmt.Sprintf("fragile-%d", i); s.Shard(d) == 0 {
+			dag = d
+		}
+	}
+	q, err := s.Queue(ctx, dag, core.Config{MaxAttempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.SubmitAll(ctx, []durable.NewTask{{Name: "x"}, {Name: "y"}, {Name: "z", Deps: []string{"x"}}}); err != nil {
+		t.Fatal(err)
+	}
+	paused := func(db *durable.DB) bool {
+		var p bool
+		if err := db.Pool().QueryRow(ctx, "SELECT paused FROM dagq_dags WHERE dag = $1", dag).Scan(&p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	seen := false
+	defer durable.ObserveMoveCopy(func(d string) {
+		if d != dag {
+			return
+		}
+		seen = true
+		if !paused(dbs[0]) || !paused(dbs[1]) {
+			t.Errorf("with both copies committed: old paused %v, new paused %v; want both paused", paused(dbs[0]), paused(dbs[1]))
+		}
+		if ls, err := dbs[1].NextBatch(ctx, 10); err != nil || len(ls) != 0 {
+			t.Errorf("the new copy handed out %v (%v) before the old one was deleted", ls, err)
+		}
+	})()
+	if err := s.Move(ctx, dag, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !seen {
+		t.Fatal("the move never reached its copy")
+	}
+	if paused(dbs[1]) {
+		t.Error("the finished move left its copy paused")
+	}
+	if ok, err := dbs[0].HasDAG(ctx, dag); err != nil || ok {
+		t.Errorf("the old copy is still there (%v)", err)
+	}
+	ls, err := dbs[1].NextBatch(ctx, 10)
+	if err != nil || len(ls) != 2 || ls[0].Task != "x" || ls[1].Task != "y" {
+		t.Errorf("after the move NextBatch gave %v (%v), want x and y", ls, err)
+	}
+}
