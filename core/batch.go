@@ -40,7 +40,7 @@ func (q *Queue) SubmitBatch(tasks []Task) error {
 	deps := make([][]int32, len(tasks))
 	batch := make(map[int32]int, len(tasks)) // id → index in tasks
 	for i, t := range tasks {
-		ids[i] = q.intern(t.Name)
+		ids[i], _ = q.intern(t.Name)
 		batch[ids[i]] = i
 	}
 	for i, t := range tasks {

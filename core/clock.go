@@ -69,7 +69,7 @@ func (q *Queue) fire(v int32) {
 	case running:
 		q.expire(v)
 	case delayed:
-		q.move(v, ready, -1, Event{Kind: EventDue})
+		q.move(v, ready, -1, &Event{Kind: EventDue})
 	default:
 		panic(fmt.Sprintf("core: a timer fired for %s, which is %s", q.nodes[v].name, q.nodes[v].state.State()))
 	}

@@ -42,17 +42,17 @@ func (q *Queue) fail(v int32, err error) State {
 	if n.attempts < q.maxAttempts && !permanent {
 		if d := q.delay(n.attempts); d > 0 {
 			due := later(q.now, d)
-			q.move(v, delayed, -1, Event{Kind: EventDelayed, Attempt: int(n.attempts), Reason: msg, Due: due})
+			q.move(v, delayed, -1, &Event{Kind: EventDelayed, Attempt: int(n.attempts), Reason: msg, Due: due})
 			return Delayed
 		}
-		q.move(v, ready, -1, Event{Kind: EventRetried, Attempt: int(n.attempts), Reason: msg})
+		q.move(v, ready, -1, &Event{Kind: EventRetried, Attempt: int(n.attempts), Reason: msg})
 		return Ready
 	}
 	dn := q.dlOf(v)
 	dn.reason = deathReason(n.attempts, err, permanent)
 	dn.errText, dn.fp, dn.fpOK = msg, "", false
 	dn.poisoned = q.poisonAfter > 0 && dn.redrives >= q.poisonAfter
-	q.move(v, dead, -1, Event{Kind: EventDead, Attempt: int(n.attempts), Reason: dn.reason, Error: msg, Poisoned: dn.poisoned})
+	q.move(v, dead, -1, &Event{Kind: EventDead, Attempt: int(n.attempts), Reason: dn.reason, Error: msg, Poisoned: dn.poisoned})
 	q.blockWave(v, v)
 	return Dead
 }

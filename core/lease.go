@@ -23,7 +23,7 @@ func (q *Queue) Next() (Lease, bool) {
 	if q.leaseTimeout > 0 {
 		deadline = later(q.now, q.leaseTimeout)
 	}
-	q.move(v, running, -1, Event{Kind: EventStarted, Attempt: int(n.attempts), Lease: q.lease, Deadline: deadline})
+	q.move(v, running, -1, &Event{Kind: EventStarted, Attempt: int(n.attempts), Lease: q.lease, Deadline: deadline})
 	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, true
 }
 
@@ -51,12 +51,12 @@ func (q *Queue) Complete(l Lease) error {
 	if err != nil {
 		return err
 	}
-	q.move(v, succeeded, -1, Event{Kind: EventSucceeded, Attempt: l.Attempt})
+	q.move(v, succeeded, -1, &Event{Kind: EventSucceeded, Attempt: l.Attempt})
 	for _, w := range q.nodes[v].dependents {
 		d := &q.nodes[w]
 		d.waiting--
 		if d.waiting == 0 && d.state == pending {
-			q.move(w, ready, -1, Event{Kind: EventReady})
+			q.move(w, ready, -1, &Event{Kind: EventReady})
 		}
 	}
 	return nil

@@ -14,9 +14,11 @@ import "fmt"
 // radius) in step: one more for the new root, one less for the old.
 // Entering the DLQ may raise the growth alert, emitted after e. Leaving RUNNING or DELAYED drops the task's timer; entering
 // RUNNING under a lease timeout sets one at e.Deadline, entering DELAYED one
-// at e.Due. The cost is O(1), plus O(log n) for a timer and the event when
-// observed; without a lease timeout or backoff no timer is touched.
-func (q *Queue) move(v int32, to code, root int32, e Event) {
+// at e.Due. e may be nil when events are not observed (Config.OnEvent
+// unset) and the move sets no timer. The cost is O(1), plus O(log n) for a
+// timer and the event when observed; without a lease timeout or backoff no
+// timer is touched.
+func (q *Queue) move(v int32, to code, root int32, e *Event) {
 	n := &q.nodes[v]
 	from := n.state
 	if !allowed[from][to] {
@@ -62,7 +64,7 @@ func (q *Queue) move(v int32, to code, root int32, e Event) {
 		e.Root = q.nodes[root].name
 		e.Reason = q.reason(v)
 	}
-	q.emit(e)
+	q.emit(*e)
 	if alert {
 		q.emitAlert(EventAlert)
 	}

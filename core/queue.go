@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/dagq/dagq/incremental"
@@ -110,7 +111,7 @@ type Queue struct {
 	onEvent     func(Event)
 	check       incremental.Strategy
 
-	ids   map[string]int32
+	table nameTable // name → id, for every name the queue knows
 	nodes []node
 	dl    []dlNode // the DLQ's part of nodes[:len(dl)]; see dlNode
 	order []int32  // submitted tasks, arrival order
@@ -240,7 +241,7 @@ func New(cfg Config) (*Queue, error) {
 		maxAttempts: int32(cfg.MaxAttempts),
 		onEvent:     cfg.OnEvent,
 		check:       check,
-		ids:         make(map[string]int32, min(max(cfg.Tasks, 0), MaxTasksHint)),
+		table:       newNameTable(min(max(cfg.Tasks, 0), MaxTasksHint)),
 
 		leaseTimeout: cfg.LeaseTimeout,
 		backoff:      cfg.Backoff,
@@ -287,33 +288,35 @@ func (q *Queue) Len() int { return len(q.order) }
 
 // lookup returns the id of a submitted task.
 func (q *Queue) lookup(task string) (int32, bool) {
-	v, ok := q.ids[task]
+	v, ok, _, _ := q.table.find(q.nodes, task)
 	if !ok || q.nodes[v].state == unsubmitted {
 		return 0, false
 	}
 	return v, true
 }
 
-// intern returns the id of name, making one if it is new.
-func (q *Queue) intern(name string) int32 {
-	if v, ok := q.ids[name]; ok {
-		return v
+// intern returns the id of name, making one if it is new; named says
+// whether it had one. One probe of the name table does both. The nodes
+// double when full, so that the copies of growing them cost O(1) amortized
+// a name, and about the size of the nodes in all.
+func (q *Queue) intern(name string) (v int32, named bool) {
+	v, named, slot, h := q.table.find(q.nodes, name)
+	if named {
+		return v, true
 	}
-	return q.newID(name)
-}
-
-// newID makes an id for name, which has none.
-func (q *Queue) newID(name string) int32 {
-	v := int32(len(q.nodes))
-	q.ids[name] = v
+	v = int32(len(q.nodes))
+	if len(q.nodes) == cap(q.nodes) {
+		q.nodes = slices.Grow(q.nodes, max(len(q.nodes), 64))
+	}
 	q.nodes = append(q.nodes, node{name: name})
-	return v
+	q.table.put(slot, h, v)
+	return v, false
 }
 
 // forget drops the ids from n on, made by a submit that was refused.
 func (q *Queue) forget(n int) {
 	for _, nd := range q.nodes[n:] {
-		delete(q.ids, nd.name)
+		q.table.remove(q.nodes, nd.name)
 	}
 	clear(q.nodes[n:])
 	q.nodes = q.nodes[:n]

@@ -78,7 +78,7 @@ func (q *Queue) redriveRoots(roots []int32) {
 		n := &q.dl[r]
 		n.reason, n.errText, n.fp, n.fpOK, n.poisoned = "", "", "", false, false
 		n.redrives++
-		q.move(r, ready, -1, Event{Kind: EventRedriven})
+		q.move(r, ready, -1, &Event{Kind: EventRedriven})
 	}
 	region, k := q.collectRegion(roots)
 
@@ -146,12 +146,12 @@ func (q *Queue) decide(w int32) {
 	for _, d := range q.nodes[w].deps {
 		switch dn := &q.nodes[d]; dn.state {
 		case dead:
-			q.move(w, blocked, d, Event{Kind: EventRerooted})
+			q.move(w, blocked, d, &Event{Kind: EventRerooted})
 			return
 		case blocked:
-			q.move(w, blocked, q.dl[d].root, Event{Kind: EventRerooted})
+			q.move(w, blocked, q.dl[d].root, &Event{Kind: EventRerooted})
 			return
 		}
 	}
-	q.move(w, pending, -1, Event{Kind: EventUnblocked})
+	q.move(w, pending, -1, &Event{Kind: EventUnblocked})
 }

@@ -27,14 +27,12 @@ func (q *Queue) Submit(task string, deps ...string) error {
 	if err := CheckNames(task, deps); err != nil {
 		return q.refuse(task, deps, err)
 	}
-	// One map access for the task's name: the duplicate check and its id.
-	v, named := q.ids[task]
+	// One probe of the name table for the task: the duplicate check and its
+	// id, made here if it is new.
+	known := len(q.nodes)
+	v, named := q.intern(task)
 	if named && q.nodes[v].state != unsubmitted {
 		return q.refuse(task, deps, &TaskError{Task: task, Err: ErrDuplicate})
-	}
-	known := len(q.nodes)
-	if !named {
-		v = q.newID(task)
 	}
 	ids := q.internDeps(deps)
 	if slices.Contains(ids, v) {
@@ -66,23 +64,37 @@ func (q *Queue) admissible(task string, deps []string) error {
 }
 
 // internDeps returns the ids of deps, duplicates dropped, order kept, in a
-// scratch slice valid until the next call.
+// scratch slice valid until the next call. Up to dedupeScan deps are
+// compared with each other, O(d²) for d deps; more take a walk's marks, O(d).
 func (q *Queue) internDeps(deps []string) []int32 {
 	ids := q.ids32[:0]
 	for _, d := range deps {
-		ids = append(ids, q.intern(d))
+		w, _ := q.intern(d)
+		ids = append(ids, w)
 	}
-	q.newWalk()
 	kept := ids[:0]
-	for _, w := range ids {
-		if q.mark[w] != q.stamp {
-			q.mark[w] = q.stamp
-			kept = append(kept, w)
+	if len(ids) <= dedupeScan {
+		for _, w := range ids {
+			if !slices.Contains(kept, w) {
+				kept = append(kept, w)
+			}
+		}
+	} else {
+		q.newWalk()
+		for _, w := range ids {
+			if q.mark[w] != q.stamp {
+				q.mark[w] = q.stamp
+				kept = append(kept, w)
+			}
 		}
 	}
 	q.ids32 = kept
 	return kept
 }
+
+// dedupeScan is the most deps internDeps dedupes by comparing them with each
+// other rather than by marking them: fewer than a walk costs.
+const dedupeScan = 8
 
 // add enters task v, already checked, with its dependencies: it arrives
 // BLOCKED (and blocks its waiters), READY or PENDING.
@@ -108,11 +120,9 @@ func (q *Queue) add(v int32, ids []int32, visits uint64) {
 	}
 	q.order = append(q.order, v)
 
-	e := Event{Kind: EventSubmitted}
+	var e *Event // nil when unobserved: an Event is large to build
 	if q.onEvent != nil {
-		e.Deps = q.names(n.deps)
-		e.Visits = visits
-		e.Visited = q.visitedNames()
+		e = &Event{Kind: EventSubmitted, Deps: q.names(n.deps), Visits: visits, Visited: q.visitedNames()}
 	}
 	switch {
 	case root >= 0:
@@ -164,7 +174,7 @@ func (q *Queue) blockWave(start, root int32) {
 	for i := 0; i < len(wave); i++ {
 		for _, w := range q.nodes[wave[i]].dependents {
 			if q.nodes[w].state == pending {
-				q.move(w, blocked, root, Event{Kind: EventBlocked})
+				q.move(w, blocked, root, &Event{Kind: EventBlocked})
 				wave = append(wave, w)
 			}
 		}

@@ -1,0 +1,103 @@
+package core
+
+import "hash/maphash"
+
+// nameTable maps the names the queue knows to their ids: a hash table with
+// open addressing and linear probing, whose slots hold an id and 32 bits of
+// its name's hash, the names themselves staying in the nodes. A slot is 8
+// bytes without a pointer, so the garbage collector never scans the table,
+// and growing it rehashes no name: a slot's hash says where it goes.
+//
+// Invariants: slots has a power of two length, at least minSlots, and at
+// most half of them are used, so a probe always ends at an empty slot; a
+// name's slot is reached from its home, hash & (len(slots)-1), through used
+// slots only. The hash is seeded per table, so that no set of names chosen
+// in advance collides.
+//
+// A lookup, an insertion and a removal cost O(1) expected, and an insertion
+// amortized O(1) when the table doubles.
+type nameTable struct {
+	seed  maphash.Seed
+	slots []uint64 // 0: empty; else hash<<32 | id+1
+	used  int
+}
+
+const minSlots = 16
+
+// newNameTable returns an empty table with room for n names.
+func newNameTable(n int) nameTable {
+	size := minSlots
+	for size < 2*n {
+		size *= 2
+	}
+	return nameTable{seed: maphash.MakeSeed(), slots: make([]uint64, size)}
+}
+
+func (t *nameTable) hash(name string) uint32 { return uint32(maphash.String(t.seed, name)) }
+
+// find returns the id of name and true, or the empty slot where name would
+// go, its hash and false. nodes[id].name is the name of id.
+func (t *nameTable) find(nodes []node, name string) (id int32, ok bool, slot int, h uint32) {
+	h = t.hash(name)
+	mask := len(t.slots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s == 0 {
+			return 0, false, i, h
+		}
+		if uint32(s>>32) == h && nodes[uint32(s)-1].name == name {
+			return int32(uint32(s) - 1), true, i, h
+		}
+	}
+}
+
+// put fills the empty slot find returned with id, for a name of hash h.
+// No other insertion or removal may come between find and put. It doubles
+// the table when more than half of it is used.
+func (t *nameTable) put(slot int, h uint32, id int32) {
+	t.slots[slot] = uint64(h)<<32 | uint64(uint32(id)+1)
+	t.used++
+	if 2*t.used > len(t.slots) {
+		t.grow()
+	}
+}
+
+// grow doubles the table, placing each slot anew by its hash. O(slots).
+func (t *nameTable) grow() {
+	old := t.slots
+	t.slots = make([]uint64, 2*len(old))
+	mask := len(t.slots) - 1
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		i := int(s>>32) & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = s
+	}
+}
+
+// remove drops name, which has an id. Each slot after it in its run of used
+// slots moves back into the hole if the hole lies between that slot's home
+// and the slot, so that every name stays reachable from its home (Knuth,
+// The Art of Computer Programming, vol. 3, 6.4, Algorithm R).
+func (t *nameTable) remove(nodes []node, name string) {
+	_, ok, hole, _ := t.find(nodes, name)
+	if !ok {
+		panic("core: removing the name " + name + ", which has no id")
+	}
+	mask := len(t.slots) - 1
+	for j := (hole + 1) & mask; t.slots[j] != 0; j = (j + 1) & mask {
+		home := int(t.slots[j]>>32) & mask
+		// The slot stays if its home is cyclically in (hole, j].
+		if hole <= j && hole < home && home <= j || hole > j && (hole < home || home <= j) {
+			continue
+		}
+		t.slots[hole] = t.slots[j]
+		hole = j
+	}
+	t.slots[hole] = 0
+	t.used--
+}
