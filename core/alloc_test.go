@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"errors"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -148,5 +149,42 @@ func TestTasksHintMakesRoomForTheTasksToCome(t *testing.T) {
 		if st, ok := q.Status("b"); !ok || st != core.Pending {
 			t.Errorf("Tasks %d: b is %s (%v), want PENDING", hint, st, ok)
 		}
+	}
+}
+
+// TestSubmitMemoryPerTask: a fresh queue submitting a chain of 5,000 tasks
+// (the default strategy, no observer) allocates at most 0.05 times and 400
+// bytes per task, everything included: the names' table, the nodes, the
+// adjacency and the strategy's own order. It was 593 bytes and 0.026
+// allocations when the nodes were one slice grown by append and the names a
+// Go map; a return to that fails here whatever the machine's load, unlike a
+// timed benchmark.
+func TestSubmitMemoryPerTask(t *testing.T) {
+	const n = 5000
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "t" + strconv.Itoa(i)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	q, err := core.New(core.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Submit(names[0]); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < n; i++ {
+		if err := q.Submit(names[i], names[i-1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	bytes := float64(after.TotalAlloc-before.TotalAlloc) / n
+	allocs := float64(after.Mallocs-before.Mallocs) / n
+	t.Logf("%.0f bytes and %.3f allocations per task", bytes, allocs)
+	if bytes > 400 || allocs > 0.05 {
+		t.Errorf("a %d-task chain allocates %.0f bytes and %.3f times per task, want at most 400 and 0.05", n, bytes, allocs)
 	}
 }

@@ -35,7 +35,7 @@ func (q *Queue) SubmitBatch(tasks []Task) error {
 		names[t.Name] = true
 	}
 
-	known := len(q.nodes)
+	known := q.nodes.len()
 	ids := make([]int32, len(tasks))
 	deps := make([][]int32, len(tasks))
 	batch := make(map[int32]int, len(tasks)) // id → index in tasks
@@ -86,10 +86,10 @@ func (q *Queue) batchCycle(ids []int32, deps [][]int32, batch map[int32]int) []i
 		if i, ok := batch[x]; ok {
 			return deps[i]
 		}
-		return q.nodes[x].deps
+		return q.nodes.at(x).deps
 	}
 	forEachWaiter := func(x int32, f func(int32)) {
-		for _, y := range q.nodes[x].dependents {
+		for _, y := range q.nodes.at(x).dependents {
 			f(y)
 		}
 		for _, y := range waiters[x] {

@@ -123,7 +123,7 @@ func (q *Queue) PreviewRedrive(sel Selector) RedrivePreview {
 	at := make(map[int32]int, k) // root → index in p.Roots
 	for i, r := range roots {
 		at[r] = i
-		p.Roots = append(p.Roots, RootPreview{Task: q.nodes[r].name})
+		p.Roots = append(p.Roots, RootPreview{Task: q.nodes.at(r).name})
 	}
 	// Decide as redriveRoots does: the roots count as live (they are still
 	// DEAD, and marked), a task of the region as decided (vroot: -1
@@ -138,8 +138,8 @@ func (q *Queue) PreviewRedrive(sel Selector) RedrivePreview {
 	for i := 0; i < len(line); i++ {
 		w := line[i]
 		root := int32(-1)
-		for _, d := range q.nodes[w].deps {
-			dn := &q.nodes[d]
+		for _, d := range q.nodes.at(w).deps {
+			dn := q.nodes.at(d)
 			if q.mark[d] == q.stamp {
 				if dn.state == blocked && vroot[d] >= 0 { // in the region, staying BLOCKED
 					root = vroot[d]
@@ -159,14 +159,14 @@ func (q *Queue) PreviewRedrive(sel Selector) RedrivePreview {
 		vroot[w] = root
 		rp := &p.Roots[at[q.dl[w].root]]
 		if root < 0 {
-			rp.Release = append(rp.Release, q.nodes[w].name)
+			rp.Release = append(rp.Release, q.nodes.at(w).name)
 			p.Released++
 		} else {
-			rp.Stay = append(rp.Stay, StillBlocked{Task: q.nodes[w].name, Root: q.nodes[root].name})
+			rp.Stay = append(rp.Stay, StillBlocked{Task: q.nodes.at(w).name, Root: q.nodes.at(root).name})
 			p.Blocked++
 		}
-		for _, x := range q.nodes[w].dependents {
-			if q.mark[x] == q.stamp && q.nodes[x].state == blocked {
+		for _, x := range q.nodes.at(w).dependents {
+			if q.mark[x] == q.stamp && q.nodes.at(x).state == blocked {
 				if q.count[x]--; q.count[x] == 0 {
 					line = append(line, x)
 				}
@@ -183,7 +183,7 @@ func (q *Queue) PreviewRedrive(sel Selector) RedrivePreview {
 // yet.
 func (q *Queue) match(sel Selector) (roots, poisoned []int32) {
 	q.eachDeadLetter(func(v int32) {
-		if q.nodes[v].state != dead {
+		if q.nodes.at(v).state != dead {
 			return
 		}
 		n := &q.dl[v]
@@ -293,7 +293,7 @@ func (q *Queue) redriveBatch() {
 	for j.pos < len(j.tasks) && len(batch) < n {
 		v := j.tasks[j.pos]
 		j.pos++
-		if q.nodes[v].state == dead && !q.dl[v].poisoned {
+		if q.nodes.at(v).state == dead && !q.dl[v].poisoned {
 			batch = append(batch, v)
 		} else {
 			j.gone++

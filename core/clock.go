@@ -65,13 +65,13 @@ func (q *Queue) fire(v int32) {
 		q.redriveBatch()
 		return
 	}
-	switch q.nodes[v].state {
+	switch q.nodes.at(v).state {
 	case running:
 		q.expire(v)
 	case delayed:
 		q.move(v, ready, -1, &Event{Kind: EventDue})
 	default:
-		panic(fmt.Sprintf("core: a timer fired for %s, which is %s", q.nodes[v].name, q.nodes[v].state.State()))
+		panic(fmt.Sprintf("core: a timer fired for %s, which is %s", q.nodes.at(v).name, q.nodes.at(v).state.State()))
 	}
 }
 
@@ -79,7 +79,7 @@ func (q *Queue) fire(v int32) {
 // remembered as expired (so that it is refused with ErrLeaseExpired from
 // now on) and the task fails with "lease expired".
 func (q *Queue) expire(v int32) {
-	n := &q.nodes[v]
+	n := q.nodes.at(v)
 	if q.expired == nil {
 		q.expired = make(map[uint64]expiredLease)
 	}

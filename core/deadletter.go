@@ -97,11 +97,11 @@ func (q *Queue) eachDeadLetter(f func(v int32)) {
 
 // deadLetter builds the entry of v, DEAD or BLOCKED.
 func (q *Queue) deadLetter(v int32) DeadLetter {
-	n, dn := &q.nodes[v], &q.dl[v]
+	n, dn := q.nodes.at(v), &q.dl[v]
 	d := DeadLetter{Task: n.name, Reason: q.reason(v), State: n.state.State(),
 		Entered: dn.entered, Attempts: int(n.attempts)}
 	if n.state == blocked {
-		d.Root = q.nodes[dn.root].name
+		d.Root = q.nodes.at(dn.root).name
 		return d
 	}
 	d.Error, d.Fingerprint = dn.errText, q.fingerprint(v)
@@ -121,8 +121,8 @@ func (q *Queue) fingerprint(v int32) string {
 
 // reason returns the DLQ reason of a DEAD or BLOCKED task.
 func (q *Queue) reason(v int32) string {
-	if q.nodes[v].state == blocked {
-		return "blocked by " + q.nodes[q.dl[v].root].name
+	if q.nodes.at(v).state == blocked {
+		return "blocked by " + q.nodes.at(q.dl[v].root).name
 	}
 	return q.dl[v].reason
 }

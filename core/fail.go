@@ -33,7 +33,7 @@ func (q *Queue) Fail(l Lease, err error) (State, error) {
 // fail fails the RUNNING task v's current lease with err and returns the
 // state it leads to: Fail's decision, for Fail and for an expired lease.
 func (q *Queue) fail(v int32, err error) State {
-	n := &q.nodes[v]
+	n := q.nodes.at(v)
 	msg := ""
 	if err != nil {
 		msg = err.Error()

@@ -25,7 +25,7 @@ func (q *Queue) DeadLetterGroups() []DeadLetterGroup {
 	at := map[string]int{} // fingerprint → index in out
 	byText := map[string]string{}
 	q.eachDeadLetter(func(v int32) {
-		if q.nodes[v].state != dead {
+		if q.nodes.at(v).state != dead {
 			return
 		}
 		n := &q.dl[v]
@@ -46,10 +46,10 @@ func (q *Queue) DeadLetterGroups() []DeadLetterGroup {
 		g := &out[i]
 		g.Count++
 		g.Last = max(g.Last, n.entered)
-		g.Tasks = append(g.Tasks, q.nodes[v].name)
+		g.Tasks = append(g.Tasks, q.nodes.at(v).name)
 		g.BlastRadius += int(n.blocks)
 		if n.poisoned {
-			g.Poisoned = append(g.Poisoned, q.nodes[v].name)
+			g.Poisoned = append(g.Poisoned, q.nodes.at(v).name)
 		}
 	})
 	return out

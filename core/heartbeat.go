@@ -22,7 +22,7 @@ func (q *Queue) Heartbeat(l Lease) (Lease, error) {
 	if err != nil {
 		return Lease{}, err
 	}
-	n := &q.nodes[v]
+	n := q.nodes.at(v)
 	var deadline time.Duration
 	if q.leaseTimeout > 0 {
 		deadline = later(q.now, q.leaseTimeout)

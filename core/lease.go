@@ -15,7 +15,7 @@ func (q *Queue) Next() (Lease, bool) {
 	if !ok {
 		return Lease{}, false
 	}
-	n := &q.nodes[v]
+	n := q.nodes.at(v)
 	n.attempts++
 	q.lease++
 	n.lease = q.lease
@@ -52,8 +52,8 @@ func (q *Queue) Complete(l Lease) error {
 		return err
 	}
 	q.move(v, succeeded, -1, &Event{Kind: EventSucceeded, Attempt: l.Attempt})
-	for _, w := range q.nodes[v].dependents {
-		d := &q.nodes[w]
+	for _, w := range q.nodes.at(v).dependents {
+		d := q.nodes.at(w)
 		d.waiting--
 		if d.waiting == 0 && d.state == pending {
 			q.move(w, ready, -1, &Event{Kind: EventReady})
@@ -69,7 +69,7 @@ func (q *Queue) current(l Lease) (int32, error) {
 	if !ok {
 		return 0, &TaskError{Task: l.Task, Err: ErrUnknown}
 	}
-	n := &q.nodes[v]
+	n := q.nodes.at(v)
 	if n.state == running && n.lease == l.ID && int(n.attempts) == l.Attempt {
 		return v, nil
 	}

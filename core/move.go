@@ -19,7 +19,7 @@ import "fmt"
 // timer and the event when observed; without a lease timeout or backoff no
 // timer is touched.
 func (q *Queue) move(v int32, to code, root int32, e *Event) {
-	n := &q.nodes[v]
+	n := q.nodes.at(v)
 	from := n.state
 	if !allowed[from][to] {
 		panic(fmt.Sprintf("core: %s cannot go from %q to %q", n.name, from.State(), to.State()))
@@ -61,7 +61,7 @@ func (q *Queue) move(v int32, to code, root int32, e *Event) {
 	}
 	e.Op, e.Task, e.From, e.To = q.op, n.name, from.State(), to.State()
 	if to == blocked {
-		e.Root = q.nodes[root].name
+		e.Root = q.nodes.at(root).name
 		e.Reason = q.reason(v)
 	}
 	q.emit(*e)

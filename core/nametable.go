@@ -36,8 +36,8 @@ func newNameTable(n int) nameTable {
 func (t *nameTable) hash(name string) uint32 { return uint32(maphash.String(t.seed, name)) }
 
 // find returns the id of name and true, or the empty slot where name would
-// go, its hash and false. nodes[id].name is the name of id.
-func (t *nameTable) find(nodes []node, name string) (id int32, ok bool, slot int, h uint32) {
+// go, its hash and false. nodes.at(id).name is the name of id.
+func (t *nameTable) find(nodes *nodeStore, name string) (id int32, ok bool, slot int, h uint32) {
 	h = t.hash(name)
 	mask := len(t.slots) - 1
 	for i := int(h) & mask; ; i = (i + 1) & mask {
@@ -45,7 +45,7 @@ func (t *nameTable) find(nodes []node, name string) (id int32, ok bool, slot int
 		if s == 0 {
 			return 0, false, i, h
 		}
-		if uint32(s>>32) == h && nodes[uint32(s)-1].name == name {
+		if uint32(s>>32) == h && nodes.at(int32(uint32(s)-1)).name == name {
 			return int32(uint32(s) - 1), true, i, h
 		}
 	}
@@ -83,7 +83,7 @@ func (t *nameTable) grow() {
 // slots moves back into the hole if the hole lies between that slot's home
 // and the slot, so that every name stays reachable from its home (Knuth,
 // The Art of Computer Programming, vol. 3, 6.4, Algorithm R).
-func (t *nameTable) remove(nodes []node, name string) {
+func (t *nameTable) remove(nodes *nodeStore, name string) {
 	_, ok, hole, _ := t.find(nodes, name)
 	if !ok {
 		panic("core: removing the name " + name + ", which has no id")

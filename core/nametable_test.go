@@ -17,11 +17,11 @@ func TestNameTableAgreesWithAMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	for round := range 20 {
 		table := newNameTable(rng.IntN(40))
-		var nodes []node // nodes[id].name; a removed id's name is ""
+		var nodes nodeStore // a removed id's name is ""
 		want := map[string]int32{}
 		check := func(name string) {
 			t.Helper()
-			id, ok, _, _ := table.find(nodes, name)
+			id, ok, _, _ := table.find(&nodes, name)
 			wid, wok := want[name]
 			if ok != wok || ok && id != wid {
 				t.Fatalf("seed %d, round %d: find(%q) = %d, %v; want %d, %v", seed, round, name, id, ok, wid, wok)
@@ -31,28 +31,27 @@ func TestNameTableAgreesWithAMap(t *testing.T) {
 			switch r := rng.IntN(10); {
 			case r < 6 || len(want) == 0: // a name, new or known
 				name := "n" + strconv.Itoa(rng.IntN(4000))
-				if _, ok, slot, h := table.find(nodes, name); !ok {
-					id := int32(len(nodes))
-					nodes = append(nodes, node{name: name})
+				if _, ok, slot, h := table.find(&nodes, name); !ok {
+					id := nodes.add(name)
 					table.put(slot, h, id)
 					want[name] = id
 				}
 				check(name)
 			case r < 8: // the newest names go, as forget drops them
-				k := min(rng.IntN(4)+1, len(nodes))
-				for _, nd := range nodes[len(nodes)-k:] {
-					if nd.name != "" {
-						table.remove(nodes, nd.name)
-						delete(want, nd.name)
+				k := min(rng.IntN(4)+1, nodes.len())
+				for v := nodes.len() - k; v < nodes.len(); v++ {
+					if name := nodes.at(int32(v)).name; name != "" {
+						table.remove(&nodes, name)
+						delete(want, name)
 					}
 				}
-				nodes = nodes[:len(nodes)-k]
+				nodes.truncate(nodes.len() - k)
 			default: // any name goes
-				id := rng.IntN(len(nodes))
-				if name := nodes[id].name; name != "" {
-					table.remove(nodes, name)
+				id := int32(rng.IntN(nodes.len()))
+				if name := nodes.at(id).name; name != "" {
+					table.remove(&nodes, name)
 					delete(want, name)
-					nodes[id].name = ""
+					nodes.at(id).name = ""
 				}
 			}
 			if 2*table.used > len(table.slots) || table.used != len(want) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/dagq/dagq/incremental"
@@ -112,10 +111,10 @@ type Queue struct {
 	check       incremental.Strategy
 
 	table nameTable // name → id, for every name the queue knows
-	nodes []node
-	dl    []dlNode // the DLQ's part of nodes[:len(dl)]; see dlNode
-	order []int32  // submitted tasks, arrival order
-	ready fifo     // READY tasks, hand-out order
+	nodes nodeStore // by id
+	dl    []dlNode  // the DLQ's part of nodes[:len(dl)]; see dlNode
+	order []int32   // submitted tasks, arrival order
+	ready fifo      // READY tasks, hand-out order
 	dlq   deadLetters
 
 	op    uint64 // operations so far; events carry the current one
@@ -195,7 +194,7 @@ type dlNode struct {
 // dlOf returns v's dlNode, growing q.dl to cover v. O(1) amortized.
 func (q *Queue) dlOf(v int32) *dlNode {
 	if int(v) >= len(q.dl) {
-		q.dl = append(q.dl, make([]dlNode, len(q.nodes)-len(q.dl))...)
+		q.dl = append(q.dl, make([]dlNode, q.nodes.len()-len(q.dl))...)
 	}
 	return &q.dl[v]
 }
@@ -249,7 +248,7 @@ func New(cfg Config) (*Queue, error) {
 		alert:        newAlertState(cfg.Alert),
 	}
 	if n := min(max(cfg.Tasks, 0), MaxTasksHint); n > 0 {
-		q.nodes = make([]node, 0, n)
+		q.nodes = newNodeStore(n)
 	}
 	if cfg.Backoff.Base > 0 {
 		q.rng = rand.New(rand.NewPCG(cfg.Backoff.Seed, 0))
@@ -272,7 +271,7 @@ func (q *Queue) visitedNames() []string {
 	for _, v := range q.visited {
 		if !seen[v] {
 			seen[v] = true
-			out = append(out, q.nodes[v].name)
+			out = append(out, q.nodes.at(v).name)
 		}
 	}
 	return out
@@ -288,38 +287,31 @@ func (q *Queue) Len() int { return len(q.order) }
 
 // lookup returns the id of a submitted task.
 func (q *Queue) lookup(task string) (int32, bool) {
-	v, ok, _, _ := q.table.find(q.nodes, task)
-	if !ok || q.nodes[v].state == unsubmitted {
+	v, ok, _, _ := q.table.find(&q.nodes, task)
+	if !ok || q.nodes.at(v).state == unsubmitted {
 		return 0, false
 	}
 	return v, true
 }
 
 // intern returns the id of name, making one if it is new; named says
-// whether it had one. One probe of the name table does both. The nodes
-// double when full, so that the copies of growing them cost O(1) amortized
-// a name, and about the size of the nodes in all.
+// whether it had one. One probe of the name table does both.
 func (q *Queue) intern(name string) (v int32, named bool) {
-	v, named, slot, h := q.table.find(q.nodes, name)
+	v, named, slot, h := q.table.find(&q.nodes, name)
 	if named {
 		return v, true
 	}
-	v = int32(len(q.nodes))
-	if len(q.nodes) == cap(q.nodes) {
-		q.nodes = slices.Grow(q.nodes, max(len(q.nodes), 64))
-	}
-	q.nodes = append(q.nodes, node{name: name})
+	v = q.nodes.add(name)
 	q.table.put(slot, h, v)
 	return v, false
 }
 
 // forget drops the ids from n on, made by a submit that was refused.
 func (q *Queue) forget(n int) {
-	for _, nd := range q.nodes[n:] {
-		q.table.remove(q.nodes, nd.name)
+	for v := n; v < q.nodes.len(); v++ {
+		q.table.remove(&q.nodes, q.nodes.at(int32(v)).name)
 	}
-	clear(q.nodes[n:])
-	q.nodes = q.nodes[:n]
+	q.nodes.truncate(n)
 	if len(q.dl) > n {
 		clear(q.dl[n:])
 		q.dl = q.dl[:n]
@@ -329,7 +321,7 @@ func (q *Queue) forget(n int) {
 // newWalk starts a walk: marks of earlier walks no longer count. The cost is
 // O(1), and O(ids) when the marks must grow.
 func (q *Queue) newWalk() {
-	if n := len(q.nodes); len(q.mark) < n {
+	if n := q.nodes.len(); len(q.mark) < n {
 		q.mark = append(q.mark, make([]uint32, n-len(q.mark))...)
 		q.count = append(q.count, make([]int32, n-len(q.count))...)
 	}
@@ -348,17 +340,17 @@ func (q *Queue) Status(task string) (State, bool) {
 	if !ok {
 		return "", false
 	}
-	return q.nodes[v].state.State(), true
+	return q.nodes.at(v).state.State(), true
 }
 
 // Lease returns the current lease of a RUNNING task, with its deadline as
 // it stands (renewed by heartbeats).
 func (q *Queue) Lease(task string) (Lease, bool) {
 	v, ok := q.lookup(task)
-	if !ok || q.nodes[v].state != running {
+	if !ok || q.nodes.at(v).state != running {
 		return Lease{}, false
 	}
-	n := &q.nodes[v]
+	n := q.nodes.at(v)
 	deadline, _ := q.timerOf(v)
 	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, true
 }
@@ -372,7 +364,7 @@ func (q *Queue) ReadyTasks() []string { return q.names(q.ready.items()) }
 func (q *Queue) names(ids []int32) []string {
 	out := make([]string, len(ids))
 	for i, v := range ids {
-		out[i] = q.nodes[v].name
+		out[i] = q.nodes.at(v).name
 	}
 	return out
 }
@@ -380,6 +372,6 @@ func (q *Queue) names(ids []int32) []string {
 // graphView is the queue seen as the read-only graph the strategies check.
 type graphView Queue
 
-func (g *graphView) Len() int                   { return len(g.nodes) }
-func (g *graphView) Deps(v int32) []int32       { return g.nodes[v].deps }
-func (g *graphView) Dependents(v int32) []int32 { return g.nodes[v].dependents }
+func (g *graphView) Len() int                   { return g.nodes.len() }
+func (g *graphView) Deps(v int32) []int32       { return g.nodes.at(v).deps }
+func (g *graphView) Dependents(v int32) []int32 { return g.nodes.at(v).dependents }

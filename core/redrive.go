@@ -45,7 +45,7 @@ func (q *Queue) redriveOne(task string, force bool) error {
 	if !ok {
 		return &TaskError{Task: task, Err: ErrUnknown}
 	}
-	n := &q.nodes[r]
+	n := q.nodes.at(r)
 	if n.state != dead {
 		return &TaskError{Task: task, Err: ErrNotDead}
 	}
@@ -74,7 +74,7 @@ func (q *Queue) redriveOne(task string, force bool) error {
 // to [Stats.RedriveVisits].
 func (q *Queue) redriveRoots(roots []int32) {
 	for _, r := range roots {
-		q.nodes[r].attempts = 0
+		q.nodes.at(r).attempts = 0
 		n := &q.dl[r]
 		n.reason, n.errText, n.fp, n.fpOK, n.poisoned = "", "", "", false, false
 		n.redrives++
@@ -94,7 +94,7 @@ func (q *Queue) redriveRoots(roots []int32) {
 	for i := 0; i < len(line); i++ {
 		w := line[i]
 		q.decide(w)
-		for _, x := range q.nodes[w].dependents {
+		for _, x := range q.nodes.at(w).dependents {
 			q.dlqVisits++
 			if q.mark[x] == q.stamp {
 				if q.count[x]--; q.count[x] == 0 {
@@ -121,9 +121,9 @@ func (q *Queue) collectRegion(roots []int32) (region []int32, k int) {
 	}
 	k = len(roots)
 	for i := 0; i < len(region); i++ {
-		for _, w := range q.nodes[region[i]].dependents {
+		for _, w := range q.nodes.at(region[i]).dependents {
 			q.dlqVisits++
-			d := &q.nodes[w]
+			d := q.nodes.at(w)
 			if d.state != blocked || q.mark[q.dl[w].root] != q.stamp {
 				continue
 			}
@@ -143,8 +143,8 @@ func (q *Queue) collectRegion(roots []int32) (region []int32, k int) {
 // decide settles a task that was blocked by a redriven root, once each of
 // its dependencies is settled.
 func (q *Queue) decide(w int32) {
-	for _, d := range q.nodes[w].deps {
-		switch dn := &q.nodes[d]; dn.state {
+	for _, d := range q.nodes.at(w).deps {
+		switch dn := q.nodes.at(d); dn.state {
 		case dead:
 			q.move(w, blocked, d, &Event{Kind: EventRerooted})
 			return

@@ -57,7 +57,7 @@ func (q *Queue) Info(task string) (TaskInfo, bool) {
 	if !ok {
 		return TaskInfo{}, false
 	}
-	n := &q.nodes[v]
+	n := q.nodes.at(v)
 	info := TaskInfo{State: n.state.State(), Deps: q.names(n.deps), Attempts: int(n.attempts)}
 	info.Timer, _ = q.timerOf(v)
 	if q.inDLQ(v) {

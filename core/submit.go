@@ -29,9 +29,9 @@ func (q *Queue) Submit(task string, deps ...string) error {
 	}
 	// One probe of the name table for the task: the duplicate check and its
 	// id, made here if it is new.
-	known := len(q.nodes)
+	known := q.nodes.len()
 	v, named := q.intern(task)
-	if named && q.nodes[v].state != unsubmitted {
+	if named && q.nodes.at(v).state != unsubmitted {
 		return q.refuse(task, deps, &TaskError{Task: task, Err: ErrDuplicate})
 	}
 	ids := q.internDeps(deps)
@@ -99,12 +99,12 @@ const dedupeScan = 8
 // add enters task v, already checked, with its dependencies: it arrives
 // BLOCKED (and blocks its waiters), READY or PENDING.
 func (q *Queue) add(v int32, ids []int32, visits uint64) {
-	n := &q.nodes[v]
+	n := q.nodes.at(v)
 	n.deps = q.arena.copyOf(ids)
 	root := int32(-1)
 	for _, w := range n.deps {
-		q.nodes[w].dependents = q.arena.push(q.nodes[w].dependents, v)
-		switch d := &q.nodes[w]; d.state {
+		q.nodes.at(w).dependents = q.arena.push(q.nodes.at(w).dependents, v)
+		switch d := q.nodes.at(w); d.state {
 		case succeeded:
 			continue
 		case dead:
@@ -172,8 +172,8 @@ func dedupe(names []string) []string {
 func (q *Queue) blockWave(start, root int32) {
 	wave := append(q.walk[:0], start)
 	for i := 0; i < len(wave); i++ {
-		for _, w := range q.nodes[wave[i]].dependents {
-			if q.nodes[w].state == pending {
+		for _, w := range q.nodes.at(wave[i]).dependents {
+			if q.nodes.at(w).state == pending {
 				q.move(w, blocked, root, &Event{Kind: EventBlocked})
 				wave = append(wave, w)
 			}

@@ -33,7 +33,7 @@ func (q *Queue) slot(v int32) *int32 {
 	case timerJob:
 		return &q.jobTimer
 	}
-	return &q.nodes[v].timer
+	return &q.nodes.at(v).timer
 }
 
 // The timers are a binary min-heap on (at, seq) in q.timers, indexed: every

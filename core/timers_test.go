@@ -17,7 +17,10 @@ func TestTimerHeap(t *testing.T) {
 	t.Parallel()
 	const n = 3000
 	r := rand.New(rand.NewPCG(9, 9))
-	q := &Queue{nodes: make([]node, n)}
+	q := &Queue{}
+	for range n {
+		q.nodes.add("")
+	}
 	type entry struct {
 		v   int32
 		at  time.Duration
@@ -33,8 +36,8 @@ func TestTimerHeap(t *testing.T) {
 			if i > 0 && q.before(i, (i-1)/2) {
 				t.Fatalf("step %d: entry %d is before its parent", step, i)
 			}
-			if int(q.nodes[e.v].timer) != i+1 {
-				t.Fatalf("step %d: task %d's index is %d, its entry is at %d", step, e.v, q.nodes[e.v].timer-1, i)
+			if int(q.nodes.at(e.v).timer) != i+1 {
+				t.Fatalf("step %d: task %d's index is %d, its entry is at %d", step, e.v, q.nodes.at(e.v).timer-1, i)
 			}
 			if w := live[e.v]; w.at != e.at || w.seq != e.seq {
 				t.Fatalf("step %d: task %d's timer is %v #%d, want %v #%d", step, e.v, e.at, e.seq, w.at, w.seq)
