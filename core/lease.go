@@ -23,7 +23,11 @@ func (q *Queue) Next() (Lease, bool) {
 	if q.leaseTimeout > 0 {
 		deadline = later(q.now, q.leaseTimeout)
 	}
-	q.move(v, running, -1, &Event{Kind: EventStarted, Attempt: int(n.attempts), Lease: q.lease, Deadline: deadline})
+	var e *Event // nil when neither observed nor timed: an Event is large to build
+	if q.onEvent != nil || q.leaseTimeout > 0 {
+		e = &Event{Kind: EventStarted, Attempt: int(n.attempts), Lease: q.lease, Deadline: deadline}
+	}
+	q.move(v, running, -1, e)
 	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, true
 }
 
@@ -51,12 +55,21 @@ func (q *Queue) Complete(l Lease) error {
 	if err != nil {
 		return err
 	}
-	q.move(v, succeeded, -1, &Event{Kind: EventSucceeded, Attempt: l.Attempt})
+	observed := q.onEvent != nil // else no Event is built: one is large
+	var e *Event
+	if observed {
+		e = &Event{Kind: EventSucceeded, Attempt: l.Attempt}
+	}
+	q.move(v, succeeded, -1, e)
 	for _, w := range q.nodes.at(v).dependents {
 		d := q.nodes.at(w)
 		d.waiting--
 		if d.waiting == 0 && d.state == pending {
-			q.move(w, ready, -1, &Event{Kind: EventReady})
+			var e *Event
+			if observed {
+				e = &Event{Kind: EventReady}
+			}
+			q.move(w, ready, -1, e)
 		}
 	}
 	return nil

@@ -15,7 +15,8 @@ import "fmt"
 // Entering the DLQ may raise the growth alert, emitted after e. Leaving RUNNING or DELAYED drops the task's timer; entering
 // RUNNING under a lease timeout sets one at e.Deadline, entering DELAYED one
 // at e.Due. e may be nil when events are not observed (Config.OnEvent
-// unset) and the move sets no timer. The cost is O(1), plus O(log n) for a
+// unset) and the move sets no timer: the hot paths (a submit, a hand-out
+// without a lease timeout, a completion) build no Event for nobody. The cost is O(1), plus O(log n) for a
 // timer and the event when observed; without a lease timeout or backoff no
 // timer is touched.
 func (q *Queue) move(v int32, to code, root int32, e *Event) {
