@@ -17,11 +17,18 @@ type orderList struct {
 	tail int32
 }
 
-// link is a node's place in the list.
+// link is a node's place in the list and, beside it, what the search of
+// the strategy that keeps the list knows of the node (see [TwoWay]): a
+// search reads a node's label and marks it in the same visit, so both live
+// in one 24-byte record, one cache line or two at most, where two arrays
+// would cost two misses on a big graph. The list itself never reads or
+// writes mark and parent.
 type link struct {
-	label uint64
-	prev  int32 // -1 before head
-	next  int32 // -1 after tail
+	label  uint64
+	prev   int32  // -1 before head
+	next   int32  // -1 after tail
+	mark   uint32 // the search's mark; see TwoWay
+	parent int32  // the search's parent link; see TwoWay
 }
 
 const (
@@ -41,20 +48,27 @@ var density = func() (t [63]uint64) {
 	return t
 }()
 
-// grow makes room for the nodes 0..n-1; new ones are not in the list.
+// grow makes room for the nodes 0..n-1; new ones are not in the list. The
+// capacity past len(l.at) was zeroed by make and is never written, so
+// growing within it is a reslice, and past it the capacity doubles: O(1)
+// amortized per node, where growing by append would clear the new nodes on
+// every call.
 func (l *orderList) grow(n int) {
+	if n <= len(l.at) {
+		return
+	}
 	if len(l.at) == 0 {
 		l.head, l.tail = -1, -1
 	}
-	if len(l.at) < n {
-		l.at = append(l.at, make([]link, n-len(l.at))...)
+	if n > cap(l.at) {
+		at := make([]link, len(l.at), max(n, 2*cap(l.at)))
+		copy(at, l.at)
+		l.at = at
 	}
+	l.at = l.at[:n]
 }
 
 func (l *orderList) label(u int32) uint64 { return l.at[u].label }
-
-// placed reports whether u is in the list.
-func (l *orderList) placed(u int32) bool { return l.at[u].label != 0 }
 
 // insertAfter puts u, not in the list, just after x. The cost is O(1),
 // amortized O(log n) when a window must be relabelled.
@@ -119,11 +133,20 @@ func (l *orderList) headOrNext(x int32) int32 {
 
 // pushBack puts u, not in the list, after every node.
 func (l *orderList) pushBack(u int32) {
-	if l.tail < 0 {
+	t := l.tail
+	if t < 0 {
 		l.first(u)
 		return
 	}
-	l.insertAfter(l.tail, u)
+	lt := l.at[t].label
+	if labelMax-lt < 2 {
+		l.insertAfter(t, u) // relabels
+		return
+	}
+	l.at[u].label = lt + min((labelMax-lt)/2, labelStep)
+	l.at[u].prev, l.at[u].next = t, -1
+	l.at[t].next = u
+	l.tail = u
 }
 
 // pushFront puts u, not in the list, before every node.
@@ -141,7 +164,7 @@ func (l *orderList) pushFront(u int32) {
 }
 
 func (l *orderList) first(u int32) {
-	l.at[u] = link{label: labelMax / 2, prev: -1, next: -1}
+	l.at[u].label, l.at[u].prev, l.at[u].next = labelMax/2, -1, -1
 	l.head, l.tail = u, u
 }
 
@@ -173,7 +196,7 @@ func (l *orderList) remove(u int32) {
 	} else {
 		l.tail = p
 	}
-	l.at[u] = link{prev: -1, next: -1}
+	l.at[u].label, l.at[u].prev, l.at[u].next = 0, -1, -1
 }
 
 // spread relabels, evenly, the smallest aligned window of 2^i labels around

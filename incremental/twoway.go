@@ -53,42 +53,38 @@ package incremental
 // to the cut. The worst case is O((V+E) log V) per submit. Once warmed up,
 // Insert allocates only when g grows, and to return a cycle.
 type TwoWay struct {
-	order orderList // the arrived nodes, dependencies first
-	node  []twoWayNode
-	stamp uint32
-	fwd   heap // the forward frontier, lowest label first
-	bwd   heap // the backward frontier, highest label first (labels negated)
+	order orderList // the arrived nodes, dependencies first, and the marks of a search
+	stamp uint32    // the current search's forward mark; stamp+1 is its backward mark
+	fwd   heap      // the forward frontier, lowest label first
+	bwd   heap      // the backward frontier, highest label first (labels negated)
 	seenF []int32
 	seenB []int32
 	run   []int32 // the nodes reorder puts at the cut, in order
 	counter
 }
 
-// twoWayNode is what one search knows of a node.
-type twoWayNode struct {
-	inD     uint32 // == stamp: a dependency of the arriving node
-	markF   uint32 // == stamp: seen by the forward search
-	markB   uint32 // == stamp: seen by the backward search
-	parentF int32  // forward: the node this one waits on, towards v
-	parentB int32  // backward: the node waiting on this one, towards v
-}
+// A search marks the nodes it reaches in order.at[u].mark: stamp for a node
+// that waits on v (forward), stamp+1 for one that v waits on (backward),
+// anything else for neither. Every dep of v is marked backward, whatever its
+// place. A node never keeps both marks: reaching a node marked the other way
+// is a cycle, and the search stops. So one parent link per node serves both
+// searches: towards v along the edges it was reached by.
 
 // Insert implements [Strategy].
 func (s *TwoWay) Insert(g Graph, v int32, deps []int32) []int32 {
-	n := g.Len()
-	s.order.grow(n)
-	for _, d := range deps { // the edges of v, each examined once
-		s.visit(d)
-	}
-	if len(g.Dependents(v)) == 0 {
+	s.order.grow(g.Len())
+	s.visitAll(deps) // the edges of v, each examined once
+	ups := g.Dependents(v)
+	if len(ups) == 0 {
 		// Nobody waits on v: no cycle, and v may follow everything.
 		s.order.pushBack(v)
 		return nil
 	}
-	lo := int32(-1)
+	at := s.order.at
+	lo, llo := int32(-1), uint64(0)
 	for _, d := range deps {
-		if s.order.placed(d) && (lo < 0 || s.order.label(d) > s.order.label(lo)) {
-			lo = d
+		if l := at[d].label; l > llo { // an unplaced dep has label 0
+			lo, llo = d, l
 		}
 	}
 	if lo < 0 {
@@ -96,32 +92,32 @@ func (s *TwoWay) Insert(g Graph, v int32, deps []int32) []int32 {
 		s.order.pushFront(v)
 		return nil
 	}
-	if len(s.node) < n {
-		s.node = append(s.node, make([]twoWayNode, n-len(s.node))...)
+	s.stamp += 2
+	if s.stamp == 0 { // wrapped: old marks could alias the new ones
+		for i := range at {
+			at[i].mark = 0
+		}
+		s.stamp = 2
 	}
-	s.stamp++
-	if s.stamp == 0 {
-		clear(s.node)
-		s.stamp = 1
-	}
+	back := s.stamp + 1
 	for _, d := range deps {
-		s.node[d].inD = s.stamp
+		at[d].mark, at[d].parent = back, v
 	}
-	hi := int32(-1)
-	for _, u := range g.Dependents(v) {
+	hi, lhi := int32(-1), uint64(0)
+	for _, u := range ups {
 		s.visit(u)
-		if s.node[u].inD == s.stamp {
+		if at[u].mark == back {
 			return []int32{v, u, v}
 		}
-		if hi < 0 || s.order.label(u) < s.order.label(hi) {
-			hi = u
+		if l := at[u].label; hi < 0 || l < lhi {
+			hi, lhi = u, l
 		}
 	}
-	if s.order.label(lo) < s.order.label(hi) {
+	if llo < lhi {
 		s.order.insertAfter(lo, v)
 		return nil
 	}
-	if cycle := s.search(g, v, deps, s.order.label(hi), s.order.label(lo)); cycle != nil {
+	if cycle := s.search(g, v, ups, deps, lhi, llo); cycle != nil {
 		return cycle
 	}
 	s.reorder(v, hi)
@@ -129,21 +125,22 @@ func (s *TwoWay) Insert(g Graph, v int32, deps []int32) []int32 {
 }
 
 // search runs the forward and backward searches over the region [lb, ub]
-// until they cross, and returns a cycle if they meet.
-func (s *TwoWay) search(g Graph, v int32, deps []int32, lb, ub uint64) []int32 {
-	st := s.stamp
+// until they cross, and returns a cycle if they meet. ups are the
+// dependents of v; the deps of v are marked backward already.
+func (s *TwoWay) search(g Graph, v int32, ups, deps []int32, lb, ub uint64) []int32 {
+	at := s.order.at
+	fwd, back := s.stamp, s.stamp+1
 	s.fwd, s.bwd = s.fwd[:0], s.bwd[:0]
 	s.seenF, s.seenB = s.seenF[:0], s.seenB[:0]
-	for _, u := range g.Dependents(v) {
-		if o := s.order.label(u); o < ub && s.node[u].markF != st {
-			s.node[u].markF, s.node[u].parentF = st, v
-			s.fwd.push(o, u)
+	for _, u := range ups {
+		if n := &at[u]; n.label < ub && n.mark != fwd {
+			n.mark, n.parent = fwd, v
+			s.fwd.push(n.label, u)
 		}
 	}
 	for _, d := range deps {
-		if o := s.order.label(d); o > lb && s.node[d].markB != st {
-			s.node[d].markB, s.node[d].parentB = st, v
-			s.bwd.push(^o, d)
+		if l := at[d].label; l > lb {
+			s.bwd.push(^l, d)
 		}
 	}
 	// Invariant: every node that waits on a dependent of v, transitively,
@@ -158,13 +155,13 @@ func (s *TwoWay) search(g Graph, v int32, deps []int32, lb, ub uint64) []int32 {
 			for _, w := range g.Dependents(f) {
 				s.visit(w)
 				ef++
-				nw := &s.node[w]
-				if nw.markB == st {
+				n := &at[w]
+				if n.mark == back {
 					return s.cycle(v, w, f)
 				}
-				if o := s.order.label(w); o < ub && nw.markF != st {
-					nw.markF, nw.parentF = st, f
-					s.fwd.push(o, w)
+				if n.label < ub && n.mark != fwd {
+					n.mark, n.parent = fwd, f
+					s.fwd.push(n.label, w)
 				}
 			}
 		} else {
@@ -173,13 +170,13 @@ func (s *TwoWay) search(g Graph, v int32, deps []int32, lb, ub uint64) []int32 {
 			for _, w := range g.Deps(b) {
 				s.visit(w)
 				eb++
-				nw := &s.node[w]
-				if nw.markF == st {
+				n := &at[w]
+				if n.mark == fwd {
 					return s.cycle(v, b, w)
 				}
-				if o := s.order.label(w); o > lb && nw.markB != st {
-					nw.markB, nw.parentB = st, b
-					s.bwd.push(^o, w)
+				if n.label > lb && n.mark != back {
+					n.mark, n.parent = back, b
+					s.bwd.push(^n.label, w)
 				}
 			}
 		}
@@ -221,18 +218,18 @@ func (s *TwoWay) reorder(v, hi int32) {
 	s.run = run
 }
 
-// cycle returns v, d, …, xb, xf, …, v: the backward parents lead from xb
-// back to v through a dep d, xb waits on xf, and the forward parents lead
-// from xf to v.
+// cycle returns v, d, …, xb, xf, …, v: the parents of backward nodes lead
+// from xb back to v through a dep d, xb waits on xf, and the parents of
+// forward nodes lead from xf to v.
 func (s *TwoWay) cycle(v, xb, xf int32) []int32 {
 	p := []int32{v}
-	for x := xb; x != v; x = s.node[x].parentB {
+	for x := xb; x != v; x = s.order.at[x].parent {
 		p = append(p, x)
 	}
 	for i, j := 1, len(p)-1; i < j; i, j = i+1, j-1 {
 		p[i], p[j] = p[j], p[i]
 	}
-	for x := xf; x != v; x = s.node[x].parentF {
+	for x := xf; x != v; x = s.order.at[x].parent {
 		p = append(p, x)
 	}
 	return append(p, v)

@@ -25,6 +25,17 @@ func (c *counter) visit(w int32) {
 	}
 }
 
+// visitAll counts one visit for each node of ws, the heads of edges
+// examined in that order.
+func (c *counter) visitAll(ws []int32) {
+	c.visits += uint64(len(ws))
+	if c.watch != nil {
+		for _, w := range ws {
+			c.watch(w)
+		}
+	}
+}
+
 // Visits implements [Strategy]: the edges examined by all calls so far.
 func (c *counter) Visits() uint64 { return c.visits }
 
