@@ -12,8 +12,9 @@ import (
 // TestTheMinimap: the outage's 444 tasks, opened at a readable zoom, are
 // bigger than the stage: a minimap in its corner shows every task as a
 // dot in its state's colour (DEAD and BLOCKED ones, at step 541), inside
-// the stage; a click on its far corner scrolls the drawing there; once
-// the graph is fitted, it goes.
+// the stage; a click on its far corner scrolls the drawing there. Fit
+// stops at 90%, where names are read, and the minimap stays; it goes
+// once a graph fits (wide-1000, fitted as cells).
 func TestTheMinimap(t *testing.T) {
 	ctx, base := playground(t)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 860)); err != nil {
@@ -46,6 +47,24 @@ func TestTheMinimap(t *testing.T) {
 		t.Errorf("a click on the minimap's far corner scrolled the drawing from %v to %v", before, after)
 	}
 
+	// Fit stops at the least zoom where names are read: the minimap
+	// stays, the whole graph in it.
+	click(t, ctx, "#zoom-fit")
+	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "90%"`)
+	settle(t, ctx)
+	if eval[bool](t, ctx, `document.querySelector('#minimap').hidden`) {
+		t.Error("after Fit at 90%, the outage is bigger than the stage and the minimap is gone")
+	}
+
+	// wide-1000, fitted whole as an overview of cells, needs none; at its
+	// size it does.
+	open(t, ctx, base, "/?scenario=wide-1000&step=40")
+	settle(t, ctx)
+	if !eval[bool](t, ctx, `document.querySelector('#minimap').hidden`) {
+		t.Error("wide-1000 opens fitted whole, beside a minimap")
+	}
+	press(t, ctx, "1")
+	waitFor(t, ctx, `!document.querySelector('#minimap').hidden`)
 	click(t, ctx, "#zoom-fit")
 	waitFor(t, ctx, `document.querySelector('#minimap').hidden`)
 }

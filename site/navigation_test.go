@@ -184,21 +184,35 @@ func TestFindATaskByName(t *testing.T) {
 	}
 	waitFor(t, ctx, `document.querySelector('#notice').textContent.includes('No task')`)
 
-	// Found in a graph fitted to a speck, a task is shown at its size:
-	// chain-200 fits at 2%, where a task is a pixel high.
+	// Found in a graph fitted as an overview, a task is shown at its
+	// size: wide-1000 is fitted at 37%, where download's name is not drawn.
+	open(t, ctx, base, "/?scenario=wide-1000&step=40")
+	waitFor(t, ctx, `parseInt(document.querySelector('#zoom-label').textContent) < 60`)
+	chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('#find').value = ''`))
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#find"), "download"+kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.activeElement && document.activeElement.dataset.task === "download"`)
+	if got := text(t, ctx, "#zoom-label"); got != "100%" {
+		t.Errorf("found at a zoom of %s, want 100%%", got)
+	}
+	if got := eval[[]float64](t, ctx, `(() => { const g = document.querySelector('#graph g[data-task="download"]').getBoundingClientRect(),
+		s = document.querySelector('#scroller').getBoundingClientRect(); return [g.height, g.top - s.top, s.bottom - g.bottom]; })()`); got[0] < 40 || got[1] < 0 || got[2] < 0 {
+		t.Errorf("the task found is %v px high, %v px below the view's top and %v px above its bottom", got[0], got[1], got[2])
+	}
+
+	// chain-200 after Fit is at the least zoom, 90%, not a speck at 2%:
+	// a task found there is brought into view as it is.
 	open(t, ctx, base, "/?scenario=chain-200&step=250")
 	click(t, ctx, "#zoom-fit")
-	waitFor(t, ctx, `parseInt(document.querySelector('#zoom-label').textContent) < 10`)
+	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "90%"`)
 	chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('#find').value = ''`))
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#find"), "step-007"+kb.Enter)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, `document.activeElement && document.activeElement.dataset.task === "step-007"`)
-	if got := text(t, ctx, "#zoom-label"); got != "100%" {
-		t.Errorf("found at a zoom of %s, want 100%%", got)
-	}
 	if got := eval[[]float64](t, ctx, `(() => { const g = document.querySelector('#graph g[data-task="step-007"]').getBoundingClientRect(),
-		s = document.querySelector('#scroller').getBoundingClientRect(); return [g.height, g.top - s.top, s.bottom - g.bottom]; })()`); got[0] < 30 || got[1] < 0 || got[2] < 0 {
+		s = document.querySelector('#scroller').getBoundingClientRect(); return [g.height, g.top - s.top, s.bottom - g.bottom]; })()`); got[0] < 39 || got[1] < 0 || got[2] < 0 {
 		t.Errorf("the task found is %v px high, %v px below the view's top and %v px above its bottom", got[0], got[1], got[2])
 	}
 }
@@ -225,21 +239,22 @@ func TestHoverHighlightsUpstreamAndDownstream(t *testing.T) {
 	waitFor(t, ctx, `!document.querySelector('#graph').classList.contains('tracing') && !document.querySelector('#graph .lit')`)
 }
 
-// TestHoverHighlightFollowsThePointerWhenZooming hovers a task, then
-// zooms out with the keys, the pointer still: the drawing shrinks away
-// from under the pointer, and the highlight goes with it (or moves to the
-// task now under the pointer); zooming back in lights what is under it.
+// TestHoverHighlightFollowsThePointerWhenZooming hovers a task (a, at the
+// top), then
+// zooms in with the keys, the pointer still: the drawing grows away from
+// under the pointer, and the highlight goes with it (or moves to the
+// task now under the pointer); zooming back out lights what is under it.
 func TestHoverHighlightFollowsThePointerWhenZooming(t *testing.T) {
 	ctx, base := playground(t)
 	open(t, ctx, base, "/?scenario=diamond-redrive&step=end")
-	r := eval[[]float64](t, ctx, `(r => [r.left + r.width / 2, r.top + 6])(document.querySelector('#graph g[data-task="b"]').getBoundingClientRect())`)
+	r := eval[[]float64](t, ctx, `(r => [r.left + r.width / 2, r.top + 6])(document.querySelector('#graph g[data-task="a"]').getBoundingClientRect())`)
 	if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, r[0], r[1])); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, `document.querySelector('#graph g[data-task="b"]').classList.contains('traced')`)
+	waitFor(t, ctx, `document.querySelector('#graph g[data-task="a"]').classList.contains('traced')`)
 	under := fmt.Sprintf(`((document.elementFromPoint(%v, %v) || document.body).closest('#graph g[data-task]') || {dataset: {}}).dataset.task || ""`, r[0], r[1])
 	traced := `Array.from(document.querySelectorAll('#graph g.traced'), g => g.dataset.task).join(" ")`
-	for i, key := range []string{"-", "-", "-", "+", "+", "+"} {
+	for i, key := range []string{"+", "+", "+", "-", "-", "-"} {
 		zoom := text(t, ctx, "#zoom-label")
 		press(t, ctx, key)
 		waitFor(t, ctx, fmt.Sprintf(`document.querySelector('#zoom-label').textContent !== %q`, zoom))
@@ -250,8 +265,8 @@ func TestHoverHighlightFollowsThePointerWhenZooming(t *testing.T) {
 		if tracing := eval[bool](t, ctx, `document.querySelector('#graph').classList.contains('tracing')`); tracing != (u != "") {
 			t.Errorf("after key %d (%q) the drawing is dimmed: %v, the pointer over %q", i, key, tracing, u)
 		}
-		if i == 2 && u == "b" {
-			t.Fatal("zoomed out three times, b is still under the pointer: the test shows nothing")
+		if i == 2 && u == "a" {
+			t.Fatal("zoomed in three times, a is still under the pointer: the test shows nothing")
 		}
 	}
 }

@@ -27,6 +27,7 @@ type drawing struct {
 	hover       pointerAt // where the pointer is over the drawing, if it is
 	touched     bool      // the last pointer on the drawing was a finger or a pen: no hover
 	namesListed bool      // the find box suggests the tasks of the graph drawn
+	atLeast     bool      // the drawing is at its least zoom: − is disabled
 	fitFor      [3]float64
 	svgX, svgY  float64 // where the drawing is in the scroller's content, at fitFor: the layout's size and the zoom
 
@@ -117,7 +118,7 @@ func (d *drawing) fit() {
 	l := d.g.layout
 	sc := d.el.scroller
 	if z == 0 {
-		z = playground.OpenZoom(l, sc.Get("clientWidth").Float()-16, sc.Get("clientHeight").Float()-50)
+		z = playground.OpenZoom(l, sc.Get("clientWidth").Float()-fitRoomX, sc.Get("clientHeight").Float()-fitRoomY)
 	}
 	if d.g.setScale(z) || d.fitFor != [3]float64{l.Width, l.Height, z} {
 		d.fitFor = [3]float64{l.Width, l.Height, z}
@@ -126,6 +127,17 @@ func (d *drawing) fit() {
 		d.svgY = gr.Get("top").Float() - sr.Get("top").Float() + sc.Get("scrollTop").Float()
 	}
 	setText(d.el.zoomLabel, strconv.Itoa(int(z*100+0.5))+"%")
+	// At the least zoom, − says why it zooms out no further.
+	lz := playground.LeastZoom(l, sc.Get("clientWidth").Float()-fitRoomX, sc.Get("clientHeight").Float()-fitRoomY)
+	if least := z <= lz; least != d.atLeast {
+		d.atLeast = least
+		d.el.zoomOut.Set("disabled", least)
+		title := zoomOutTitle
+		if least {
+			title = playground.LeastZoomWhy(lz)
+		}
+		setAttr(d.el.zoomOut, "title", title)
+	}
 	toggleClass(d.g.svg, "unreadable", !playground.Readable(z))
 	// The scroller's padding above the drawing is room for the banner.
 	toggleClass(sc, "fits", playground.Fits(l.Width*z, l.Height*z, sc.Get("clientWidth").Float(), sc.Get("clientHeight").Float()-bannerRoom))
@@ -133,6 +145,13 @@ func (d *drawing) fit() {
 
 // bannerRoom is the scroller's padding above the drawing (style.css).
 const bannerRoom = 34
+
+// fitRoomX and fitRoomY are the room Fit leaves around the drawing in the
+// stage, across and down (the banner's above it).
+const fitRoomX, fitRoomY = 16, 50
+
+// zoomOutTitle is the zoom-out button's title (index.html).
+const zoomOutTitle = "Zoom out (−, or Ctrl+wheel)"
 
 // view returns where the drawing's scroller is scrolled.
 func (d *drawing) view() playground.Scroll {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"math"
 	"strings"
 	"syscall/js"
 
@@ -117,8 +118,10 @@ func (g *graph) setScale(scale float64) bool {
 		return false
 	}
 	g.scale = scale
-	setAttr(g.svg, "width", num(l.Width*scale))
-	setAttr(g.svg, "height", num(l.Height*scale))
+	// Whole pixels, rounded up: a drawing a fraction of a pixel narrower
+	// than its zoom drew 9 px texts 8.999 px high.
+	setAttr(g.svg, "width", num(math.Ceil(l.Width*scale)))
+	setAttr(g.svg, "height", num(math.Ceil(l.Height*scale)))
 	return true
 }
 

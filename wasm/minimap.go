@@ -70,7 +70,8 @@ func (mm *minimap) draw() {
 	if !show {
 		return
 	}
-	m := playground.MinimapFor(l.Width, l.Height, playground.MinimapMaxW, playground.MinimapMaxH)
+	maxW, maxH := playground.MinimapRoom(v.Width, v.Height)
+	m := playground.MinimapFor(l.Width, l.Height, maxW, maxH)
 	dpr := js.Global().Get("devicePixelRatio").Float()
 	if m != mm.m {
 		mm.m, mm.dotsDirty = m, true

@@ -171,7 +171,7 @@ func (d *drawing) pointer(ev js.Value) (x, y float64) {
 // zoomTo zooms the drawing, keeping the point (x, y) of the view still
 // (the view's centre for x, y < 0).
 func (d *drawing) zoomTo(z float64, x, y float64) {
-	z = playground.ClampZoom(z)
+	z = playground.ZoomWithin(z, d.leastZoom())
 	v := d.view()
 	if x < 0 || y < 0 {
 		x, y = v.Width/2, v.Height/2
@@ -190,10 +190,18 @@ func (d *drawing) zoomTo(z float64, x, y float64) {
 	d.retrace()
 }
 
-// zoomFit zooms so that the whole graph shows.
+// zoomFit zooms so that the whole graph shows, or as much of it as
+// shows readable (playground.FitFor): the minimap shows the rest.
 func (d *drawing) zoomFit() {
-	l, v := d.g.layout, d.view()
-	d.zoomTo(playground.FitZoom(l.Width, l.Height, v.Width-16, v.Height-50), -1, -1)
+	v := d.view()
+	d.zoomTo(playground.FitFor(d.g.layout, v.Width-fitRoomX, v.Height-fitRoomY), -1, -1)
+}
+
+// leastZoom is the least zoom the drawing is shown at in the stage
+// (playground.LeastZoom).
+func (d *drawing) leastZoom() float64 {
+	v := d.view()
+	return playground.LeastZoom(d.g.layout, v.Width-fitRoomX, v.Height-fitRoomY)
 }
 
 // show brings a task into view, centred, at a zoom where it can be read,

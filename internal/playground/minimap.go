@@ -20,6 +20,14 @@ const (
 	MinimapMin               = 48
 )
 
+// MinimapRoom returns the most room the minimap takes in a stage of
+// vw×vh: MinimapMaxW×MinimapMaxH, but no more than a third of the stage's
+// width and its height, so that on a phone's stage (360 px wide) it
+// leaves most of the drawing to be seen. The cost is O(1).
+func MinimapRoom(vw, vh float64) (maxW, maxH float64) {
+	return max(MinimapMin, min(MinimapMaxW, vw/3)), max(MinimapMin, min(MinimapMaxH, vh/3))
+}
+
 // ShowMinimap reports whether a drawing of layout size lw×lh at zoom z
 // needs an overview in a view of vw×vh: when it does not fit, so that
 // the stage shows only a part of it.

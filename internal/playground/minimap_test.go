@@ -36,3 +36,19 @@ func TestMinimap(t *testing.T) {
 		t.Error("an empty layout has a minimap")
 	}
 }
+
+// TestMinimapRoom: on a desktop's stage the minimap takes its most room;
+// on a phone's, a third of the stage's width at most, never under
+// MinimapMin.
+func TestMinimapRoom(t *testing.T) {
+	t.Parallel()
+	if w, h := playground.MinimapRoom(860, 560); w != playground.MinimapMaxW || h != playground.MinimapMaxH {
+		t.Errorf("desktop: %v×%v", w, h)
+	}
+	if w, h := playground.MinimapRoom(358, 420); w != 358.0/3 || h != playground.MinimapMaxH {
+		t.Errorf("phone: %v×%v", w, h)
+	}
+	if w, h := playground.MinimapRoom(90, 90); w != playground.MinimapMin || h != playground.MinimapMin {
+		t.Errorf("tiny stage: %v×%v", w, h)
+	}
+}

@@ -229,20 +229,58 @@ const (
 // z ≥ [ReadableZoom] they are MinTextPx or more on the screen.
 func Readable(z float64) bool { return z >= ReadableZoom }
 
+// LeastZoom returns the least zoom the drawing of layout l is shown at in
+// a view of vw×vh (the stage, less the room Fit leaves), by Fit, the
+// zoom buttons, the wheel and a pinch: [ReadableZoom], where its smallest
+// text is MinTextPx on the screen; a graph too big for the view at that
+// zoom is panned, and the minimap beside it shows the whole. Six tasks of
+// retry-storm-jitter were fitted at 59%, their labels 5.9 px and most of
+// the stage empty; a chain of 3,000 at 2%, an empty-looking stage.
+//
+// A graph with compact grids (wide-1000), whose cells carry no text at
+// any zoom, may be zoomed out to the zoom at which it fits ([FitZoom]),
+// an overview whose texts are not drawn ([Readable]), as long as that
+// keeps [OpenFittedMin] of its size; one that fits only below that
+// (outage, a speck of a strip) stops at ReadableZoom like any other.
+//
+// The cost is O(1).
+func LeastZoom(l render.Layout, vw, vh float64) float64 {
+	if fit := FitZoom(l.Width, l.Height, vw, vh); len(l.Grids) > 0 && fit >= OpenFittedMin {
+		return min(fit, ReadableZoom)
+	}
+	return ReadableZoom
+}
+
+// LeastZoomWhy says why the zoom-out button, disabled, zooms out no
+// further at the least zoom least ([LeastZoom]).
+func LeastZoomWhy(least float64) string {
+	if least < ReadableZoom {
+		return "Zoomed out as far as it goes: the whole graph shows"
+	}
+	return "Zoomed out as far as names can be read (9 px on the screen); the minimap shows a graph bigger than the stage"
+}
+
+// ZoomWithin keeps a zoom within [least, MaxZoom], least from [LeastZoom].
+func ZoomWithin(z, least float64) float64 { return max(least, ClampZoom(z)) }
+
 // OpenZoom returns the zoom a drawing of layout l opens at in a view of
-// vw×vh: [AutoZoom], but never below [ReadableZoom] for a graph without
-// compact grids, which is then scrolled to the action rather than fitted
-// with its labels too small to read (retry-storm-jitter's six tasks were
-// fitted at 59%, state labels 5.9 px). A graph with compact grids
-// (wide-1000) still opens fitted, as an overview without texts.
+// vw×vh: [AutoZoom], but never below [LeastZoom], so that a graph whose
+// texts would be too small to read when fitted opens at ReadableZoom,
+// scrolled to the action (retry-storm-jitter's six tasks were fitted at
+// 59%, state labels 5.9 px). A graph with compact grids (wide-1000) still
+// opens fitted, as an overview without texts.
 //
 // The cost is O(1).
 func OpenZoom(l render.Layout, vw, vh float64) float64 {
-	z := AutoZoom(l.Width, l.Height, vw, vh)
-	if z < ReadableZoom && len(l.Grids) == 0 && z >= OpenFittedMin {
-		return ReadableZoom
-	}
-	return z
+	return ZoomWithin(AutoZoom(l.Width, l.Height, vw, vh), LeastZoom(l, vw, vh))
+}
+
+// FitFor returns the zoom the Fit button shows a drawing of layout l at
+// in a view of vw×vh: the zoom at which it fits ([FitZoom]), but never
+// below [LeastZoom]; the minimap shows the whole of a graph bigger than
+// that.
+func FitFor(l render.Layout, vw, vh float64) float64 {
+	return ZoomWithin(FitZoom(l.Width, l.Height, vw, vh), LeastZoom(l, vw, vh))
 }
 
 // READY line lengths: collapsed, the line lists its front few and says how

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dagq/dagq/core/scenario"
@@ -291,5 +292,51 @@ func TestOpenZoomKeepsTextsReadable(t *testing.T) {
 	}
 	if playground.Readable(0.89) || !playground.Readable(0.9) {
 		t.Error("Readable's threshold is not 9 px of a 10 px label")
+	}
+}
+
+// TestFitNeverDrawsTextTooSmall: Fit shows every library scenario, on a
+// desktop's stage and a phone's, at a zoom where its texts are drawn
+// MinTextPx or more on the screen, or, for a graph of compact grids, as
+// an overview without texts that shows the whole graph at no less than
+// OpenFittedMin; the zoom buttons stop there. retry-storm-jitter's six
+// tasks were fitted at 59%, state labels 5.9 px.
+func TestFitNeverDrawsTextTooSmall(t *testing.T) {
+	t.Parallel()
+	for _, e := range scenario.Library() {
+		s, err := session.New(e.Text, scenario.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes, _ := playground.GraphNodes(s.GraphAt(playground.StepEnd))
+		l := playground.LayOut(nodes)
+		for _, stage := range [][2]float64{{860 - 16, 560 - 50}, {390 - 16, 420 - 50}} {
+			fit, least := playground.FitFor(l, stage[0], stage[1]), playground.LeastZoom(l, stage[0], stage[1])
+			if fit < least {
+				t.Errorf("%s in %v: Fit shows it at %v, under the least zoom %v", e.Name, stage, fit, least)
+			}
+			if out := playground.ZoomWithin(least/playground.ZoomFactor, least); out != least {
+				t.Errorf("%s in %v: zoomed out from the least zoom %v to %v", e.Name, stage, least, out)
+			}
+			if playground.Readable(least) {
+				continue
+			}
+			whole := l.Width*least <= stage[0]+0.5 && l.Height*least <= stage[1]+0.5
+			if len(l.Grids) == 0 || !whole || least < playground.OpenFittedMin {
+				t.Errorf("%s in %v: zooms out to %v, its texts %v px: grids %d, whole %v", e.Name, stage, least, least*playground.SmallestTextPx, len(l.Grids), whole)
+			}
+		}
+	}
+	jitter, _ := scenario.Lookup("retry-storm-jitter")
+	s, err := session.New(jitter.Text, scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, _ := playground.GraphNodes(s.GraphAt(playground.StepEnd))
+	if z := playground.FitFor(playground.LayOut(nodes), 860-16, 560-50); z != playground.ReadableZoom {
+		t.Errorf("retry-storm-jitter is fitted at %v, want %v", z, playground.ReadableZoom)
+	}
+	if why := playground.LeastZoomWhy(playground.ReadableZoom); !strings.Contains(why, "minimap") {
+		t.Errorf("at the readable least zoom, − says %q", why)
 	}
 }
