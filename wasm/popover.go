@@ -84,10 +84,12 @@ func (p *popover) show(pop playground.Popover, node js.Value) {
 	}
 	stage := p.el.stage.GetBoundingClientRect()
 	x, y := -stage.Left(), -stage.Top()
+	taskTop, taskBottom := -1.0, -1.0
 	if node.Truthy() {
 		r := node.Call("getBoundingClientRect")
 		x += r.Get("left").Float() + r.Get("width").Float()/2
-		y += r.Get("bottom").Float() + 6
+		taskTop, taskBottom = r.Get("top").Float(), r.Get("bottom").Float()
+		y += taskBottom + 6
 	} else {
 		x += stage.Width() / 2
 		y += 40
@@ -99,6 +101,18 @@ func (p *popover) show(pop playground.Popover, node js.Value) {
 	style.SetProperty("left", px(x), "")
 	style.SetProperty("top", px(y), "")
 	hide(el, false)
+	if taskBottom >= 0 {
+		// Over its task when under it the bottom of the screen, or a
+		// phone's timeline stuck there, would cover its buttons.
+		limit := js.Global().Get("innerHeight").Float()
+		if tl := document.Call("querySelector", ".timeline"); tl.Truthy() && js.Global().Call("getComputedStyle", tl).Get("position").String() == "sticky" {
+			if t := tl.Call("getBoundingClientRect").Get("top").Float(); t > taskBottom {
+				limit = min(limit, t)
+			}
+		}
+		h := el.GetBoundingClientRect().Height()
+		style.SetProperty("top", px(playground.PopoverTop(taskBottom+6, taskTop-6, h, 0, limit)-stage.Top()), "")
+	}
 	p.fresh = true
 	afterFrames(2, func() { p.fresh = false })
 	if b := el.Underlying().Call("querySelector", "button"); b.Truthy() {

@@ -159,3 +159,16 @@ func PopoverCommand(action, task, errText string) string {
 	}
 	return cmd
 }
+
+// PopoverTop returns where a popover of height h goes, down the page: under
+// its task (below, the task's bottom and a gap), unless it would run past
+// limit (the bottom of the screen, or the top of a timeline stuck to it,
+// which would cover its buttons), and there is room above the task (above,
+// the task's top less the gap, ≥ h from the screen's top, top): then over
+// it. All in the same pixels.
+func PopoverTop(below, above, h, top, limit float64) float64 {
+	if below+h > limit && above-h >= top {
+		return above - h
+	}
+	return below
+}

@@ -833,3 +833,23 @@ func TestPracticeKeyLocksTheTimeline(t *testing.T) {
 		t.Errorf("End when not practising: %d", got)
 	}
 }
+
+// TestPopoverTop: a popover goes under its task, or over it when the
+// timeline stuck to a phone's screen would cover its buttons and there is
+// room above.
+func TestPopoverTop(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name                      string
+		below, above, h, top, lim float64
+		want                      float64
+	}{
+		{"RoomBelow", 300, 250, 150, 0, 700, 300},
+		{"CoveredBelowRoomAbove", 600, 550, 150, 0, 700, 400},
+		{"NoRoomEitherWay", 600, 100, 150, 0, 700, 600},
+	} {
+		if got := playground.PopoverTop(tt.below, tt.above, tt.h, tt.top, tt.lim); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
