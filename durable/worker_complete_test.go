@@ -152,3 +152,78 @@ func TestABatchGathersWhileHandlersRun(t *testing.T) {
 		t.Errorf("no handler running: a batch of %d after %v, want 1 at once", n, d)
 	}
 }
+
+// TestCompleteBatchWaitsOutAnUpdateOfItsRows completes a batch while
+// another transaction holds new versions of its rows (as a submit that
+// moves tasks in the order does): of the running task, which the batch
+// finds by ctid before it updates it, and of its dependent, which it
+// locks. Once the other commits, the batch must complete the lease and
+// free the dependent all the same, not miss a row that moved.
+func TestCompleteBatchWaitsOutAnUpdateOfItsRows(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := Open(ctx, pgtest.New(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	q, err := db.Queue(ctx, "moved", core.Config{MaxAttempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range [][]string{{"a"}, {"b"}, {"c", "a"}} {
+		if err := q.Submit(ctx, s[0], s[1:]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ls, err := db.NextBatch(ctx, 2)
+	if err != nil || len(ls) != 2 {
+		t.Fatalf("handed out %v, %v; want a and b", ls, err)
+	}
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `UPDATE dagq_tasks SET ord = ord WHERE dag = 'moved' AND name IN ('a', 'c')`); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		unmatched []Lease
+		err       error
+	}
+	done := make(chan result, 1)
+	go func() {
+		u, err := db.completeBatch(ctx, "moved", ls)
+		done <- result{u, err}
+	}()
+	// The batch waits for the other transaction's row lock.
+	for waiting := false; !waiting; {
+		select {
+		case r := <-done:
+			t.Fatalf("the batch returned (%v, %v) while the rows were locked", r.unmatched, r.err)
+		case <-time.After(5 * time.Millisecond):
+		}
+		if err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE wait_event_type = 'Lock' AND query LIKE '%dagq_complete_batch%')`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || len(r.unmatched) != 0 {
+		t.Fatalf("complete: unmatched %v, %v; want both completed", r.unmatched, r.err)
+	}
+	states, err := q.States(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]core.State{"a": core.Succeeded, "b": core.Succeeded, "c": core.Ready}
+	for task, s := range want {
+		if states[task] != s {
+			t.Errorf("%s is %s, want %s (states %v)", task, states[task], s, states)
+		}
+	}
+}
