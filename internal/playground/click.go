@@ -134,7 +134,7 @@ func redriveButton(poisoned bool, class string) Button {
 // shown. The cost is O(entries of the dead-letter queue).
 func (p *Page) poisoned() map[string]bool {
 	var m map[string]bool
-	for _, d := range p.s.Board().DeadLetters() {
+	for _, d := range p.s.DeadLetters() {
 		if d.State == core.Dead && d.Poisoned {
 			if m == nil {
 				m = map[string]bool{}

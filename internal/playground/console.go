@@ -60,7 +60,7 @@ const redriveRateLabel = "Redrive at 2/s"
 // Console returns the operator's view of the dead-letter queue at the step
 // shown. The cost is O(entries).
 func (p *Page) Console() Console {
-	b := p.s.Board()
+	s := p.s
 	var c Console
 	if k := p.s.Cursor(); k > 0 {
 		if pr, ok := pacedRedrive(p.s, k); ok {
@@ -70,9 +70,10 @@ func (p *Page) Console() Console {
 			c.Paced = &pr
 		}
 	}
-	groups := b.DeadLetterGroups()
+	groups := s.DeadLetterGroups()
+	letters := s.DeadLetters()
 	blocked := map[string][]string{} // root → the tasks it blocks
-	for _, d := range b.DeadLetters() {
+	for _, d := range letters {
 		if d.State == core.Blocked {
 			blocked[d.Root] = append(blocked[d.Root], d.Task)
 		}
@@ -106,11 +107,10 @@ func (p *Page) Console() Console {
 		}
 		c.Groups = append(c.Groups, cg)
 	}
-	if b.Alerting() {
+	if raised, count, window := s.Alert(); raised {
 		// The alert stays up while the queue shrinks (a redrive takes
 		// entries out): it says what raised it, not that it grows.
-		entries := len(b.DeadLetters())
-		count, window := b.AlertRule()
+		entries := len(letters)
 		c.Alert = "Dead-letter queue alert: " + strconv.Itoa(count) + " or more dead letters came in within " + scenario.FormatDuration(window) +
 			"; " + strconv.Itoa(entries) + " in it now. It clears when fewer come in within " + scenario.FormatDuration(window) + "."
 	}

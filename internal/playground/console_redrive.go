@@ -26,13 +26,18 @@ const refusedWhileRedriving = "A redrive is in progress: one runs at a time. Can
 
 // pacedRedrive returns the bulk redrive at a rate in progress at step k,
 // from the steps' events: the last one started at or before k and not
-// done or cancelled by k. The cost is O(steps since it started).
+// done or cancelled by k. The cost is O(steps since it started), and
+// O(log r) for r steps that start a redrive when none is in progress.
 func pacedRedrive(s *session.Session, k int) (PacedRedrive, bool) {
+	start, ok := s.RedriveStartedBy(k)
+	if !ok {
+		return PacedRedrive{}, false
+	}
 	var rate core.Rate
 	done, total := 0, 0
 	var last time.Duration // when its last batch was redriven
 	found := false
-	for j := k; j >= 1 && !found; j-- {
+	for j := k; j >= start && !found; j-- {
 		evs := s.Step(j).Events
 		for i := len(evs) - 1; i >= 0; i-- {
 			e := evs[i]

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
@@ -56,6 +57,9 @@ type Session struct {
 	since  int              // events recorded since the last mark
 	end    scenario.Board   // the board after the last step run
 	lines  []int            // lines[k] is the number of log lines of steps 1…k
+	// redrives are the steps run whose events start a bulk redrive,
+	// ascending (see RedriveStartedBy).
+	redrives []int
 
 	// pending are the script's commands not run yet, in order. New
 	// runs the commands up to the script's last submit and last expect
@@ -178,7 +182,11 @@ func (s *Session) record(st scenario.Step) {
 	k := len(s.steps)
 	s.end.ApplyAll(st.Events)
 	for i := range st.Events {
-		if e := &st.Events[i]; e.Kind == core.EventSubmitted {
+		e := &st.Events[i]
+		if e.Kind == core.EventRedriveStarted && (len(s.redrives) == 0 || s.redrives[len(s.redrives)-1] != k) {
+			s.redrives = append(s.redrives, k)
+		}
+		if e.Kind == core.EventSubmitted {
 			var deps []string
 			if len(e.Deps) > 0 {
 				from := len(s.deps)
@@ -373,8 +381,44 @@ func (s *Session) SetStrategy(name string) error {
 	return nil
 }
 
-// Board returns a copy of the board at the cursor.
+// Board returns a copy of the board at the cursor. The cost is
+// O(tasks + entries): what needs only the dead-letter queue asks
+// [Session.DeadLetters], [Session.DeadLetterGroups] or [Session.Alert].
 func (s *Session) Board() *scenario.Board { return s.board.Clone() }
+
+// DeadLetters returns the dead-letter queue at the cursor, as
+// [scenario.Board.DeadLetters] does, without copying the board. The cost
+// is O(entries).
+func (s *Session) DeadLetters() []core.DeadLetter { return s.board.DeadLetters() }
+
+// DeadLetterGroups returns the dead-letter queue's DEAD entries at the
+// cursor grouped by fingerprint, as [scenario.Board.DeadLetterGroups] does,
+// without copying the board. The cost is O(entries).
+func (s *Session) DeadLetterGroups() []core.DeadLetterGroup { return s.board.DeadLetterGroups() }
+
+// Alert reports whether the dead-letter queue's growth alert is raised at
+// the cursor, and the rule it was last raised by (see
+// [scenario.Board.AlertRule]). The cost is O(1).
+func (s *Session) Alert() (raised bool, count int, window time.Duration) {
+	count, window = s.board.AlertRule()
+	return s.board.Alerting(), count, window
+}
+
+// RedriveStartedBy returns the last step at or before step k whose events
+// start a bulk redrive ([core.EventRedriveStarted]); false if none does.
+// The cost is O(log r) for the r steps that start one, once step k has
+// run.
+func (s *Session) RedriveStartedBy(k int) (int, bool) {
+	s.ensure(k)
+	i, found := slices.BinarySearch(s.redrives, k)
+	if found {
+		return k, true
+	}
+	if i == 0 {
+		return 0, false
+	}
+	return s.redrives[i-1], true
+}
 
 // State returns the state of a task at the cursor; "" if not submitted by
 // then.
