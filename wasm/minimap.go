@@ -6,8 +6,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/dagq/dagq/core"
-	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/internal/playground"
 )
 
@@ -24,11 +22,12 @@ type minimap struct {
 	dotsDirty bool
 	dotsAt    float64 // when the dots were last drawn, in ms
 	queued    bool
+	img       []byte           // the dots' pixels
+	dotList   []playground.Dot // the tasks, as dots
 }
 
 // minimapEvery is how often, at most, the dots are drawn again: a step at
-// 16× changes them twenty times a second, and a thousand dots cost a
-// millisecond or two.
+// 16× changes them twenty times a second.
 const minimapEvery = 200 * time.Millisecond
 
 func newMinimap(d *drawing) *minimap {
@@ -87,7 +86,7 @@ func (mm *minimap) draw() {
 		if wait := float64(minimapEvery/time.Millisecond) - (now() - mm.dotsAt); wait > 0 {
 			afterAll(time.Duration(wait*float64(time.Millisecond)), func() { mm.update(false) })
 		} else {
-			mm.drawDots(dpr)
+			mm.drawDots()
 		}
 	}
 	ctx := mm.canvas.Call("getContext", "2d")
@@ -103,28 +102,32 @@ func (mm *minimap) draw() {
 	ctx.Call("strokeRect", f.X0+0.75, f.Y0+0.75, max(0, f.X1-f.X0-1.5), max(0, f.Y1-f.Y0-1.5))
 }
 
-// drawDots draws every task as a dot in its state's colour.
-func (mm *minimap) drawDots(dpr float64) {
+// drawDots draws every task as a dot in its state's colour: painted in Go
+// (playground.Minimap.Paint) and put on the canvas in one call.
+func (mm *minimap) drawDots() {
 	mm.dotsDirty, mm.dotsAt = false, now()
-	g, sx, sy := mm.d.g, mm.m.SX, mm.m.SY
+	g := mm.d.g
+	pw, ph := mm.dots.Get("width").Int(), mm.dots.Get("height").Int()
+	if pw == 0 || ph == 0 {
+		return
+	}
+	n := pw * ph * 4
+	if cap(mm.img) < n {
+		mm.img = make([]byte, n)
+	}
+	mm.img = mm.img[:n]
+	for i := range mm.img {
+		mm.img[i] = 0
+	}
+	dots := mm.dotList[:0]
+	for _, nd := range g.order {
+		dots = append(dots, playground.Dot{X: nd.x, Y: nd.y, State: nd.state})
+	}
+	mm.dotList = dots
+	dw, dh := mm.m.DotSize(g.layout)
+	mm.m.Paint(mm.img, pw, ph, float64(pw)/mm.m.W, dw, dh, dots)
+	arr := js.Global().Get("Uint8ClampedArray").New(n)
+	js.CopyBytesToJS(arr, mm.img)
 	ctx := mm.dots.Call("getContext", "2d")
-	ctx.Call("setTransform", dpr, 0, 0, dpr, 0, 0)
-	ctx.Call("clearRect", 0, 0, mm.m.W, mm.m.H)
-	w, h := g.layout.NodeW, g.layout.NodeH
-	if len(g.layout.Grids) > 0 {
-		w, h = min(w, g.layout.CellW), min(h, g.layout.CellH)
-	}
-	w, h = max(2.5, w*sx), max(2.5, h*sy)
-	for _, st := range append([]core.State{""}, core.States()...) {
-		colour := "#c9cfd6" // a task not submitted yet
-		if st != "" {
-			colour = render.StyleOf(st).Stroke
-		}
-		ctx.Set("fillStyle", colour)
-		for _, nd := range g.order {
-			if nd.state == st {
-				ctx.Call("fillRect", nd.x*sx-w/2, nd.y*sy-h/2, w, h)
-			}
-		}
-	}
+	ctx.Call("putImageData", js.Global().Get("ImageData").New(arr, pw, ph), 0, 0)
 }

@@ -3,6 +3,7 @@ package playground_test
 import (
 	"testing"
 
+	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/internal/playground"
 )
 
@@ -50,5 +51,60 @@ func TestMinimapRoom(t *testing.T) {
 	}
 	if w, h := playground.MinimapRoom(90, 90); w != playground.MinimapMin || h != playground.MinimapMin {
 		t.Errorf("tiny stage: %v×%v", w, h)
+	}
+}
+
+// TestMinimapPaint: each dot covers the pixels under its box in its
+// state's colour, a later state over an earlier one and any state over a
+// task not submitted; a dot too small for a pixel still gets one, and one
+// off the canvas is left out.
+func TestMinimapPaint(t *testing.T) {
+	t.Parallel()
+	m := playground.Minimap{SX: 0.1, SY: 0.1, W: 10, H: 10}
+	const pw, ph = 20, 20 // a device pixel ratio of 2
+	img := make([]byte, pw*ph*4)
+	at := func(x, y int) [4]byte {
+		i := (y*pw + x) * 4
+		return [4]byte{img[i], img[i+1], img[i+2], img[i+3]}
+	}
+	colour := func(st core.State) [4]byte {
+		c := playground.DotColour(st)
+		return [4]byte{c[0], c[1], c[2], 255}
+	}
+	m.Paint(img, pw, ph, 2, 3, 3, []playground.Dot{
+		{X: 50, Y: 50, State: core.Dead},      // minimap (5, 5): pixels 7…12
+		{X: 40, Y: 50, State: ""},             // under the DEAD one where they meet
+		{X: 60, Y: 50, State: core.Pending},   // under it too: PENDING comes first
+		{X: 90, Y: 90, State: core.Blocked},   // a corner: clipped
+		{X: 500, Y: 500, State: core.Ready},   // off the canvas
+		{X: 10, Y: 10, State: core.Succeeded}, // drawn at (1, 1): pixels -1…4, clipped
+	})
+	for _, c := range []struct {
+		x, y int
+		want [4]byte
+	}{
+		{7, 7, colour(core.Dead)}, {12, 12, colour(core.Dead)}, {10, 7, colour(core.Dead)},
+		{6, 10, colour("")}, {13, 10, colour(core.Pending)},
+		{6, 6, [4]byte{}}, {13, 13, [4]byte{}},
+		{19, 19, colour(core.Blocked)}, {15, 15, colour(core.Blocked)},
+		{0, 0, colour(core.Succeeded)}, {4, 4, colour(core.Succeeded)}, {5, 5, [4]byte{}},
+	} {
+		if got := at(c.x, c.y); got != c.want {
+			t.Errorf("pixel (%d, %d) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+	if c := playground.DotColour(core.Dead); c != [3]byte{0xd5, 0x5e, 0x00} {
+		t.Errorf("DEAD's dot is %v, want its stroke #d55e00", c)
+	}
+	tiny := make([]byte, pw*ph*4)
+	m.Paint(tiny, pw, ph, 2, 0.1, 0.1, []playground.Dot{{X: 33, Y: 77, State: core.Ready}}) // (3.3, 7.7): pixel (6, 15)
+	n := 0
+	for i := 3; i < len(tiny); i += 4 {
+		if tiny[i] != 0 {
+			n++
+		}
+	}
+	if n != 1 || tiny[(15*pw+6)*4+3] != 255 {
+		t.Errorf("a dot smaller than a pixel covers %d pixels, want the one under it", n)
 	}
 }
