@@ -22,6 +22,8 @@ type drawing struct {
 	g           *graph
 	mm          *minimap  // the overview of a drawing bigger than the stage
 	follow      bool      // bring the tasks a step changes into view
+	holdFollow  bool      // but not those of the step drawn now (playground.Pace.Follows)
+	zoomText    string    // the zoom label written
 	zoom        float64   // the zoom chosen; 0 until one is, when the drawing fits itself
 	traced      string    // the task whose lineage is highlighted; "" for none
 	hover       pointerAt // where the pointer is over the drawing, if it is
@@ -71,8 +73,8 @@ func (d *drawing) draw(view playground.Scroll, k int, animate bool) (relaid bool
 		d.trace("")
 		d.namesListed = false
 	}
-	d.fit()
-	if d.follow && k != a.shown {
+	d.fitIn(view.Width, view.Height)
+	if d.follow && !d.holdFollow && k != a.shown {
 		view = d.followAction(view, p.Focus(k))
 	}
 	d.g.setTabStops(p.TabStops(k))
@@ -114,11 +116,18 @@ func (d *drawing) draw(view playground.Scroll, k int, animate bool) (relaid bool
 // notes where the drawing sits in the scroller (it is centred when
 // smaller), which costs a layout.
 func (d *drawing) fit() {
+	sc := d.el.scroller
+	d.fitIn(sc.Get("clientWidth").Float(), sc.Get("clientHeight").Float())
+}
+
+// fitIn is fit for a scroller of the size given, read before the page
+// was changed: read after, it would cost a layout of its own.
+func (d *drawing) fitIn(scW, scH float64) {
 	z := d.zoom
 	l := d.g.layout
 	sc := d.el.scroller
 	if z == 0 {
-		z = playground.OpenZoom(l, sc.Get("clientWidth").Float()-fitRoomX, sc.Get("clientHeight").Float()-fitRoomY)
+		z = playground.OpenZoom(l, scW-fitRoomX, scH-fitRoomY)
 	}
 	if d.g.setScale(z) || d.fitFor != [3]float64{l.Width, l.Height, z} {
 		d.fitFor = [3]float64{l.Width, l.Height, z}
@@ -126,9 +135,12 @@ func (d *drawing) fit() {
 		d.svgX = gr.Get("left").Float() - sr.Get("left").Float() + sc.Get("scrollLeft").Float()
 		d.svgY = gr.Get("top").Float() - sr.Get("top").Float() + sc.Get("scrollTop").Float()
 	}
-	setText(d.el.zoomLabel, strconv.Itoa(int(z*100+0.5))+"%")
+	if label := strconv.Itoa(int(z*100+0.5)) + "%"; label != d.zoomText {
+		d.zoomText = label
+		setText(d.el.zoomLabel, label)
+	}
 	// At the least zoom, − says why it zooms out no further.
-	lz := playground.LeastZoom(l, sc.Get("clientWidth").Float()-fitRoomX, sc.Get("clientHeight").Float()-fitRoomY)
+	lz := playground.LeastZoom(l, scW-fitRoomX, scH-fitRoomY)
 	if least := z <= lz; least != d.atLeast {
 		d.atLeast = least
 		d.el.zoomOut.Set("disabled", least)
@@ -140,7 +152,7 @@ func (d *drawing) fit() {
 	}
 	toggleClass(d.g.svg, "unreadable", !playground.Readable(z))
 	// The scroller's padding above the drawing is room for the banner.
-	toggleClass(sc, "fits", playground.Fits(l.Width*z, l.Height*z, sc.Get("clientWidth").Float(), sc.Get("clientHeight").Float()-bannerRoom))
+	toggleClass(sc, "fits", playground.Fits(l.Width*z, l.Height*z, scW, scH-bannerRoom))
 }
 
 // bannerRoom is the scroller's padding above the drawing (style.css).

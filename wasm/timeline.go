@@ -142,6 +142,9 @@ func (tl *timeline) tick(gen int) {
 	a := tl.a
 	s := a.p.Session()
 	pace := playground.Pace{Start: clock(), From: s.Cursor(), Interval: tl.speed}
+	// Too fast to animate, the tasks' colours change without fading.
+	toggleClass(a.d.g.svg, "quick", !pace.Animated())
+	followed := time.Duration(-1) // when a step was last followed into view
 	var frame func()
 	frame = func() {
 		if !tl.playing || gen != tl.playGen {
@@ -149,11 +152,18 @@ func (tl *timeline) tick(gen int) {
 		}
 		// One drawing a frame, of the step due now: a slow frame skips
 		// steps rather than slowing play down.
-		k := pace.Due(clock(), s.Len())
+		at := clock()
+		k := pace.Due(at, s.Len())
 		if k != s.Cursor() {
 			animate := pace.Animated() && k == s.Cursor()+1
+			follow := pace.Follows(at, followed)
+			if follow {
+				followed = at
+			}
 			a.p.Seek(k)
+			a.d.holdFollow = !follow
 			a.render(animate)
+			a.d.holdFollow = false
 		}
 		if k == s.Len() {
 			tl.pause()
@@ -170,5 +180,6 @@ func (tl *timeline) pause() {
 	}
 	tl.playing = false
 	tl.playGen++
+	toggleClass(tl.a.d.g.svg, "quick", false)
 	tl.render()
 }

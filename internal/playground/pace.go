@@ -30,3 +30,18 @@ func (p Pace) Animated() bool { return p.Interval >= AnimateAbove }
 // AnimateAbove is the shortest interval between steps at which play
 // animates each step's events.
 const AnimateAbove = 200 * time.Millisecond
+
+// FollowEvery is how often, at most, play too fast to animate its steps
+// scrolls the drawing to the tasks they change (see Pace.Follows).
+const FollowEvery = time.Second
+
+// Follows reports whether the step play draws at now is brought into
+// view, the last one that was having been drawn at last (negative for
+// none yet). Play that animates its steps follows every one; faster, the
+// first and then one every FollowEvery at most: at 16× the steps of a big
+// graph change tasks far apart twenty times a second, a view that jumps
+// too fast to be followed, and every jump draws the graph's window anew.
+// The steps between are drawn all the same, where they are.
+func (p Pace) Follows(now, last time.Duration) bool {
+	return p.Animated() || last < 0 || now-last >= FollowEvery
+}

@@ -36,3 +36,29 @@ func TestPaceDue(t *testing.T) {
 		t.Fatal("play animates its steps only at 200 ms a step or slower")
 	}
 }
+
+// TestPaceFollows: play that animates follows every step; at 16× the
+// first step, then one a second.
+func TestPaceFollows(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	fast, slow := playground.Pace{Interval: 50 * ms}, playground.Pace{Interval: 800 * ms}
+	tests := []struct {
+		name      string
+		p         playground.Pace
+		now, last time.Duration
+		want      bool
+	}{
+		{"AnimatedFollowsEveryStep", slow, 1010 * ms, 1000 * ms, true},
+		{"FastFollowsTheFirst", fast, 1000 * ms, -1, true},
+		{"FastHoldsWithinASecond", fast, 1999 * ms, 1000 * ms, false},
+		{"FastFollowsASecondOn", fast, 2000 * ms, 1000 * ms, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.Follows(tt.now, tt.last); got != tt.want {
+				t.Fatalf("Follows(%v, %v) at %v a step = %v, want %v", tt.now, tt.last, tt.p.Interval, got, tt.want)
+			}
+		})
+	}
+}
