@@ -13,8 +13,10 @@ import (
 // clockPanel is what the page says of time (playground.Clock): the clock
 // beside the step label and the buttons that move it.
 type clockPanel struct {
-	a  *app
-	el struct {
+	a        *app
+	timers   []js.Value // the timers drawn on tasks
+	advances string     // the advance buttons drawn, as markup
+	el       struct {
 		timeRow        *dom.BasicHTMLElement
 		clock, advance *dom.BasicHTMLElement
 	}
@@ -35,9 +37,10 @@ func (cp *clockPanel) render() {
 	a := cp.a
 	c := a.p.Clock()
 	hide(cp.el.timeRow, !c.Shown)
-	for _, old := range nodeList(document.Call("querySelectorAll", "#graph .timer")) {
+	for _, old := range cp.timers {
 		old.Call("remove")
 	}
+	cp.timers = cp.timers[:0]
 	if !c.Shown {
 		return
 	}
@@ -46,11 +49,14 @@ func (cp *clockPanel) render() {
 	for _, adv := range c.Advances {
 		b.WriteString(`<button type="button" data-command="` + adv.Command + `" title="` + adv.Command + `">` + adv.Label + `</button>`)
 	}
-	cp.el.advance.SetInnerHTML(b.String())
+	if b.String() != cp.advances {
+		cp.advances = b.String()
+		cp.el.advance.SetInnerHTML(cp.advances)
+	}
 
 	for _, t := range c.Timers {
-		g := document.Call("querySelector", `#graph g[data-task="`+cssString(t.Task)+`"]`)
-		if !g.Truthy() {
+		g, ok := a.d.g.drawnTask(t.Task)
+		if !ok {
 			continue // not drawn: outside the view of a big graph
 		}
 		timer := createSVG("g", "timer "+t.Kind)
@@ -67,10 +73,11 @@ func (cp *clockPanel) render() {
 		appendTo(timer, bar)
 		appendTo(timer, label)
 		appendTo(g, timer)
+		cp.timers = append(cp.timers, timer)
 	}
 
 	for _, x := range a.p.Expiries() {
-		if g := document.Call("querySelector", `#graph g[data-task="`+cssString(x.Task)+`"]`); g.Truthy() {
+		if g, ok := a.d.g.drawnTask(x.Task); ok {
 			g.Get("classList").Call("remove", "expired")
 			afterFrames(1, func() { addClass(g, "expired") })
 		}
@@ -79,6 +86,7 @@ func (cp *clockPanel) render() {
 	for _, task := range a.p.JoinedReady() {
 		if li := a.ready.el.line.Call("querySelector", `li[data-task="`+cssString(task)+`"]`); li.Truthy() {
 			addClass(li, "joined")
+			a.ready.markup = "" // marked: the line is drawn afresh next time
 			setAttr(li, "title", li.Call("getAttribute", "title").String()+" — joined the line at "+c.Label)
 		}
 	}

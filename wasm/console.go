@@ -6,6 +6,7 @@ import (
 	"html"
 	"strconv"
 	"strings"
+	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 )
@@ -15,9 +16,17 @@ import (
 // root cause with its count, a bar of what it holds up and its buttons,
 // and the tasks that need a person.
 type console struct {
-	a     *app
-	group int // the root-cause group selected, from 1; 0 for none
-	el    struct{ console *dom.BasicHTMLElement }
+	a      *app
+	group  int          // the root-cause group selected, from 1; 0 for none
+	markup string       // the console drawn: its markup, and whether and why its buttons are disabled
+	marked []markedTask // the tasks of the drawing marked, to unmark at the next drawing
+	el     struct{ console *dom.BasicHTMLElement }
+}
+
+// markedTask is a task of the drawing the console marked with a class.
+type markedTask struct {
+	el    js.Value
+	class string
 }
 
 func newConsole(a *app) *console {
@@ -78,24 +87,28 @@ func (con *console) render() {
 		}
 		b.WriteString(`</div>`)
 	}
-	con.el.console.SetInnerHTML(b.String())
-	if a.p.Live() != "" && !a.live.canAct {
-		// A page that may not act says why on each button that would.
-		for _, btn := range nodeList(con.el.console.Underlying().Call("querySelectorAll", "button[data-command]")) {
-			btn.Set("disabled", true)
-			btn.Set("title", a.live.why)
+	disable := a.p.Live() != "" && !a.live.canAct
+	if key := b.String() + "\x00" + strconv.FormatBool(disable) + a.live.why; key != con.markup {
+		con.markup = key
+		con.el.console.SetInnerHTML(b.String())
+		if disable {
+			// A page that may not act says why on each button that would.
+			for _, btn := range nodeList(con.el.console.Underlying().Call("querySelectorAll", "button[data-command]")) {
+				btn.Set("disabled", true)
+				btn.Set("title", a.live.why)
+			}
 		}
 	}
 
-	for _, cls := range []string{"selected", "would-redrive", "would-release"} {
-		for _, g := range nodeList(document.Call("querySelectorAll", "#graph g.task."+cls)) {
-			g.Get("classList").Call("remove", cls)
-		}
+	for _, m := range con.marked {
+		removeClass(m.el, m.class)
 	}
+	con.marked = con.marked[:0]
 	mark := func(tasks []string, cls string) {
 		for _, t := range tasks {
-			if g := document.Call("querySelector", `#graph g[data-task="`+cssString(t)+`"]`); g.Truthy() {
+			if g, ok := a.d.g.drawnTask(t); ok {
 				addClass(g, cls)
+				con.marked = append(con.marked, markedTask{g, cls})
 			}
 		}
 	}
@@ -117,8 +130,9 @@ func (con *console) markPreview(redrive, release []string) {
 		cls   string
 	}{{redrive, "would-redrive"}, {release, "would-release"}} {
 		for _, t := range l.tasks {
-			if g := document.Call("querySelector", `#graph g[data-task="`+cssString(t)+`"]`); g.Truthy() {
+			if g, ok := con.a.d.g.drawnTask(t); ok {
 				addClass(g, l.cls)
+				con.marked = append(con.marked, markedTask{g, l.cls})
 			}
 		}
 	}

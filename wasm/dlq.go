@@ -15,8 +15,9 @@ import (
 // reason, what it blocks and its button, and the toggle that lists more
 // than its first few.
 type dlqList struct {
-	a    *app
-	open bool // the queue lists more than its first few
+	a      *app
+	open   bool   // the queue lists more than its first few
+	markup string // the list drawn: its markup, and whether and why its buttons are disabled
 
 	el struct {
 		list *dom.BasicHTMLElement
@@ -70,8 +71,14 @@ func (l *dlqList) render() {
 		}
 		b.WriteString(`</li>`)
 	}
+	disable := l.a.p.Live() != "" && !l.a.live.canAct
+	key := b.String() + "\x00" + strconv.FormatBool(disable) + l.a.live.why
+	if key == l.markup {
+		return // drawn as it is
+	}
+	l.markup = key
 	l.el.list.SetInnerHTML(b.String())
-	if l.a.p.Live() != "" && !l.a.live.canAct {
+	if disable {
 		for _, btn := range nodeList(l.el.list.Underlying().Call("querySelectorAll", "button[data-action]")) {
 			btn.Set("disabled", true)
 			btn.Set("title", l.a.live.why)

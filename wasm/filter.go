@@ -35,17 +35,18 @@ func (t *tally) wireFilter() {
 // applyFilter writes the style sheet that fades the tasks of the states
 // not chosen, and their edges.
 func (t *tally) applyFilter(filter []core.State) {
-	if len(filter) == 0 {
-		setText(t.el.filterStyle, "")
-		toggleClass(t.el.counts.Underlying(), "filtering", false)
-		return
-	}
 	var b strings.Builder
-	b.WriteString("#graph g[data-task]")
-	for _, st := range filter {
-		b.WriteString(`:not([data-state="` + string(st) + `"])`)
+	if len(filter) > 0 {
+		b.WriteString("#graph g[data-task]")
+		for _, st := range filter {
+			b.WriteString(`:not([data-state="` + string(st) + `"])`)
+		}
+		b.WriteString("{opacity:0.14}#graph .edges,#graph .bundles{opacity:0.3}")
 	}
-	b.WriteString("{opacity:0.14}#graph .edges,#graph .bundles{opacity:0.3}")
-	setText(t.el.filterStyle, b.String())
-	toggleClass(t.el.counts.Underlying(), "filtering", true)
+	// Written only when it changes: each write restyles every task.
+	if b.String() != t.sheet {
+		t.sheet = b.String()
+		setText(t.el.filterStyle, t.sheet)
+	}
+	toggleClass(t.el.counts.Underlying(), "filtering", len(filter) > 0)
 }

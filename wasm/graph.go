@@ -649,6 +649,14 @@ func (g *graph) setTabStops(all bool, stops map[string]bool) {
 	}
 }
 
+// drawnTask returns a task's element, if it is on the page.
+func (g *graph) drawnTask(name string) (js.Value, bool) {
+	if nd := g.nodes[name]; nd != nil && nd.drawn {
+		return nd.g, true
+	}
+	return js.Undefined(), false
+}
+
 // at returns where a task is drawn, in the drawing's pixels; false if it
 // is not drawn.
 func (g *graph) at(name string) (x, y float64, ok bool) {

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"html"
+	"strings"
 	"syscall/js"
 
 	"github.com/dagq/dagq/core"
@@ -12,8 +14,10 @@ import (
 // their new places as a step moves them, and the toggle that lists more
 // than its front few.
 type readyLine struct {
-	a    *app
-	open bool // the line lists more than its front few
+	a      *app
+	open   bool   // the line lists more than its front few
+	markup string // the chips drawn, as markup
+	toggle string // the toggle's text drawn
 
 	el struct{ line, more js.Value }
 }
@@ -72,27 +76,35 @@ func (r *readyLine) render(old map[string]pos, events []core.Event) {
 		}
 	}
 	chips, toggle := r.a.p.ReadyLine(r.open)
-	clear(list)
-	items := make([]js.Value, len(chips))
-	for i, c := range chips {
-		li := create("li", "chip")
-		setData(li, "task", c.Task)
-		setData(li, "state", string(core.Ready))
-		setAttr(li, "title", c.Title)
-		setAttr(li, "tabindex", "0")
-		setAttr(li, "role", "button")
+	// One piece of markup, written only when it changed: playing at 16×
+	// the line is drawn twenty times a second, and a chip made element
+	// by element cost ten calls into JavaScript.
+	var b strings.Builder
+	for _, c := range chips {
+		task := html.EscapeString(c.Task)
+		b.WriteString(`<li class="chip`)
 		if c.Front {
-			addClass(li, "front")
+			b.WriteString(` front`)
 		}
-		setText(li, c.Task)
-		appendTo(list, li)
-		items[i] = li
+		b.WriteString(`" data-task="` + task + `" data-state="` + string(core.Ready) + `" title="` + html.EscapeString(c.Title) +
+			`" tabindex="0" role="button">` + task + `</li>`)
 	}
-	setText(r.el.more, toggle)
-	setHidden(r.el.more, toggle == "")
+	if markup := b.String(); markup != r.markup || animate {
+		r.markup = markup
+		list.Set("innerHTML", markup)
+	}
+	if animate {
+		r.markup = "" // the glide marks the chips: drawn afresh next time
+	}
+	if toggle != r.toggle {
+		r.toggle = toggle
+		setText(r.el.more, toggle)
+		setHidden(r.el.more, toggle == "")
+	}
 	if !animate {
 		return
 	}
+	items := jsList(list.Get("children"))
 	// FLIP, in the next frame, when the page is laid out anyway: put each
 	// chip back where it was, then let it glide.
 	afterFrames(1, func() {

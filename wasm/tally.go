@@ -19,8 +19,10 @@ import (
 // edges the cycle check examined. A state's count is a button that filters
 // the drawing by it (filter.go).
 type tally struct {
-	a  *app
-	el struct {
+	a      *app
+	markup string // the counts drawn, as markup
+	sheet  string // the filter's style sheet written
+	el     struct {
 		counts, visits, visitsNote *dom.BasicHTMLElement
 		filterStyle                js.Value // the filter's style sheet
 	}
@@ -65,6 +67,9 @@ func (t *tally) render() {
 	if note := p.FilterNote(); note != "" {
 		b.WriteString(`<li class="filter-note" role="status">` + html.EscapeString(note) + ` <button type="button" class="small" data-filter-clear="1">Show all ✕</button></li>`)
 	}
-	t.el.counts.SetInnerHTML(b.String())
+	if b.String() != t.markup {
+		t.markup = b.String()
+		t.el.counts.SetInnerHTML(t.markup)
+	}
 	t.applyFilter(filter)
 }
