@@ -275,9 +275,14 @@ func (db *DB) drain(ctx context.Context, dag string) error {
 	}
 	limit := time.Duration(lease) + 10*time.Second
 	start := localNow()
+	running := -1 // not counted yet
 	for {
-		var running int
+		last := running
 		if err := db.pool.QueryRow(ctx, "SELECT count(*) FROM dagq_tasks WHERE dag = $1 AND state = 'RUNNING'", dag).Scan(&running); err != nil {
+			if ctx.Err() != nil && last >= 0 {
+				// ctx ended during a count: say what the last one found.
+				return fmt.Errorf("%d tasks still RUNNING: %w: nothing moved", last, ctx.Err())
+			}
 			return err
 		}
 		if running == 0 {
