@@ -111,16 +111,23 @@ func (c Compact) LayOut(nodes []Node) Layout {
 	if len(g.names) == 0 {
 		return l
 	}
+	cells := 0
+	for _, c := range p.cell {
+		if c {
+			cells++
+		}
+	}
+	if cells > 0 {
+		// Sized at once: a grid can hold most of 10⁵ tasks.
+		l.Compact = make(map[string]bool, cells)
+		l.CellW, l.CellH = cellW, cellW
+	}
 	right := 0.0
 	for v, name := range g.names {
 		l.Pos[name] = Point{p.x[v], p.y[v]}
 		l.Layer[name] = p.layer[v]
 		w := nodeW
 		if p.cell[v] {
-			if l.Compact == nil {
-				l.Compact = make(map[string]bool)
-				l.CellW, l.CellH = cellW, cellW
-			}
 			l.Compact[name] = true
 			w = cellW
 		}
