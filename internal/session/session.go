@@ -68,6 +68,10 @@ type Session struct {
 	// (ensure), or by RunAhead: no command left can stop the run, so the
 	// steps are as many as the commands.
 	pending []scenario.Command
+
+	// fromState: the session was made from a state (FromState), not by a
+	// run; it has no steps, and nothing can be appended.
+	fromState bool
 }
 
 // DLQEntry is an entry of the dead-letter queue as the playground shows it.
@@ -327,6 +331,9 @@ func (s *Session) Append(cmd string) error {
 		return &scenario.SyntaxError{Line: 1, Col: 1, Msg: "no command (want " + orList(commandNames()) + ")"}
 	}
 	c := one.Commands[0]
+	if s.fromState {
+		return errFromState
+	}
 	s.run(len(s.pending))
 	if s.stopped != nil {
 		return fmt.Errorf("scenario: the run stopped at line %d (%s); fix the script before adding commands", s.stopped.Line, describe(s.stopped))
@@ -369,6 +376,9 @@ func (s *Session) Append(cmd string) error {
 // ("" for the script's own), keeping the cursor. Only the visit counts can
 // differ: every strategy finds the same cycles.
 func (s *Session) SetStrategy(name string) error {
+	if s.fromState {
+		return errFromState
+	}
 	opt := s.opt
 	opt.Strategy = name
 	fresh, err := New(s.text, opt)
