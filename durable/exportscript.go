@@ -46,7 +46,7 @@ import (
 // attempts recorded) reads, and a run of the script, O(its commands).
 // A DAG that does not exist is an error.
 func (db *DB) ExportScript(ctx context.Context, dag string) (string, error) {
-	snap, err := db.snapshot(ctx, dag)
+	snap, err := db.snapshot(ctx, dag, true)
 	if err != nil {
 		return "", err
 	}
@@ -107,8 +107,10 @@ type exportSnapshot struct {
 	attempts int // the attempts records read
 }
 
-// snapshot reads the DAG for ExportScript.
-func (db *DB) snapshot(ctx context.Context, dag string) (*exportSnapshot, error) {
+// snapshot reads the DAG for ExportScript, and for State without the
+// attempts recorded (attempts false): one statement fewer, and the
+// biggest read of a DAG whose tasks failed often.
+func (db *DB) snapshot(ctx context.Context, dag string, attempts bool) (*exportSnapshot, error) {
 	s := &exportSnapshot{dag: dag, virtual: db.virtual, byName: map[string]*exportTask{}}
 	err := pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		var lease, base, max, window int64
@@ -154,30 +156,10 @@ func (db *DB) snapshot(ctx context.Context, dag string) (*exportSnapshot, error)
 			return err
 		}
 
-		rows, err = tx.Query(ctx, `SELECT task, attempt, redrives, error, outcome, permanent
-			FROM dagq_attempts WHERE dag = $1 ORDER BY seq`, dag)
-		if err != nil {
-			return err
-		}
-		var a exportAttempt
-		var task, outcome string
-		if _, err := pgx.ForEachRow(rows, []any{&task, &a.attempt, &a.redrives, &a.err, &outcome, &a.permanent}, func() error {
-			a.outcome = core.State(outcome)
-			s.attempts++
-			t := s.byName[task]
-			if t == nil {
-				return nil
+		if attempts {
+			if err := s.readAttempts(ctx, tx); err != nil {
+				return err
 			}
-			if a.redrives == t.redrives {
-				t.failures = append(t.failures, a)
-			}
-			if a.outcome == core.Dead && a.redrives == t.redrives-1 {
-				e := a.err
-				t.deathErr = &e
-			}
-			return nil
-		}); err != nil {
-			return err
 		}
 
 		var fp, contains string
@@ -197,7 +179,42 @@ func (db *DB) snapshot(ctx context.Context, dag string) (*exportSnapshot, error)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("durable: export %q: %w", dag, err)
+		what := "export"
+		if !attempts {
+			what = "state of"
+		}
+		return nil, fmt.Errorf("durable: %s %q: %w", what, dag, err)
 	}
 	return s, nil
+}
+
+// readAttempts reads the attempts recorded of the snapshot's tasks: the
+// failures of each task's current life, and the error of its last death.
+func (s *exportSnapshot) readAttempts(ctx context.Context, tx pgx.Tx) error {
+	rows, err := tx.Query(ctx, `SELECT task, attempt, redrives, error, outcome, permanent
+			FROM dagq_attempts WHERE dag = $1 ORDER BY seq`, s.dag)
+	if err != nil {
+		return err
+	}
+	var a exportAttempt
+	var task, outcome string
+	if _, err := pgx.ForEachRow(rows, []any{&task, &a.attempt, &a.redrives, &a.err, &outcome, &a.permanent}, func() error {
+		a.outcome = core.State(outcome)
+		s.attempts++
+		t := s.byName[task]
+		if t == nil {
+			return nil
+		}
+		if a.redrives == t.redrives {
+			t.failures = append(t.failures, a)
+		}
+		if a.outcome == core.Dead && a.redrives == t.redrives-1 {
+			e := a.err
+			t.deathErr = &e
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return nil
 }
