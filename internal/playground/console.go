@@ -62,7 +62,10 @@ const redriveRateLabel = "Redrive at 2/s"
 func (p *Page) Console() Console {
 	s := p.s
 	var c Console
-	if k := p.s.Cursor(); k > 0 {
+	if p.live != "" && p.livePaced != nil {
+		pr := *p.livePaced // a live DAG's state says it; it has no steps
+		c.Paced = &pr
+	} else if k := p.s.Cursor(); k > 0 {
 		if pr, ok := pacedRedrive(p.s, k); ok {
 			if p.live != "" {
 				pr.Next = "" // the live queue's clock moves by itself

@@ -35,6 +35,7 @@ func (p *Page) OpenLive(dag, text string) error {
 	}
 	s.Seek(StepEnd)
 	p.s, p.name, p.origin, p.live, p.undo = s, "", "", dag, nil
+	p.livePaced, p.liveScript = nil, text
 	return nil
 }
 

@@ -49,7 +49,12 @@ type Page struct {
 	preview *shownPreview // the console's last Preview, while its step is shown
 	filter  []core.State  // the states the drawing shows; nil for all ([Page.Filter])
 
-	live string // the live DAG shown ([Page.OpenLive]); "" for the simulator
+	live string // the live DAG shown ([Page.OpenLiveState]); "" for the simulator
+	// livePaced is the live DAG's redrive at a rate under way, as its
+	// state says; liveScript its script, once the page asked for it
+	// ([Page.SetLiveScript]) for the Share panel.
+	livePaced  *PacedRedrive
+	liveScript string
 
 	practising bool      // a practice's session is shown ([Page.ShowPractice])
 	watched    *watching // what was shown before, for [Page.Watch]
@@ -285,7 +290,10 @@ func (p *Page) Stopped() string {
 
 // Dirty reports whether the editor's text differs from the script run:
 // edits that have not run, which acting would drop.
-func (p *Page) Dirty(editor string) bool { return editor != p.s.Text() }
+//
+// A live view's editor is read-only, whether it shows the placeholder of
+// its session or the script given for the Share panel: never dirty.
+func (p *Page) Dirty(editor string) bool { return p.live == "" && editor != p.s.Text() }
 
 // SetStrategy runs the script again with another cycle-check strategy,
 // keeping the step shown. It fails, changing nothing, for an unknown one.

@@ -15,6 +15,9 @@ func (p *Page) link() Link {
 		l.Scenario = p.name
 	} else {
 		l.Script, l.HasScript = p.s.Text(), true
+		if p.live != "" {
+			l.Script = p.liveScript
+		}
 	}
 	return l
 }
