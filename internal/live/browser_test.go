@@ -103,7 +103,7 @@ const browserToken = "5eb1c0ffee5eb1c0ffee5eb1c0ffee00"
 // startServer serves the site and the live routes of the database at
 // dbURL on a loopback port, as wq serve --db does (read-only with
 // "--read-only"), until the test ends.
-func startServer(t *testing.T, dbURL string, args ...string) liveServer {
+func startServer(t testing.TB, dbURL string, args ...string) liveServer {
 	t.Helper()
 	dir := buildStatic(t)
 	db, err := durable.Open(bg, dbURL, durable.Options{})
@@ -133,15 +133,18 @@ func startServer(t *testing.T, dbURL string, args ...string) liveServer {
 }
 
 // skipShort skips a browser test under -short.
-func skipShort(t *testing.T) {
+func skipShort(t testing.TB) {
 	if testing.Short() {
 		t.Skip("browser tests do not run with -short")
 	}
 }
 
+// tabTimeout bounds a tab's life: a test's, or a benchmark's (longer).
+var tabTimeout = 90 * time.Second
+
 // tab returns a fresh chromium tab; what it logs as an error fails the
 // test.
-func tab(t *testing.T) context.Context {
+func tab(t testing.TB) context.Context {
 	t.Helper()
 	opts, err := browsertest.Chromium()
 	if err != nil {
@@ -149,7 +152,7 @@ func tab(t *testing.T) context.Context {
 	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, tabTimeout)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("open a tab: %v", err)
 	}
@@ -210,7 +213,7 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 
 // screenshot saves the tab's viewport as NAME.png under the test's
 // temporary directory (or DAGQ_SHOTS, to keep them) and returns it.
-func screenshot(t *testing.T, ctx context.Context, name string) image.Image {
+func screenshot(t testing.TB, ctx context.Context, name string) image.Image {
 	t.Helper()
 	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {

@@ -10,6 +10,7 @@
 //	GET  /api/live/info                     whether this page may act: {"readOnly","token"}
 //	GET  /api/live/dags                     the list as JSON (durable.DB.DAGs)
 //	GET  /api/live/events[?dag=D]           server-sent events: "changed" when D (or any DAG) changed
+//	GET  /api/live/dags/{dag}/state         D's state as data, which the live view draws (durable.DB.State)
 //	GET  /api/live/dags/{dag}/script        a scenario script rebuilding D's state (durable.DB.ExportScript)
 //	GET  /api/live/dags/{dag}/tasks/{name}  a task's detail (durable.DB.TaskDetail)
 //	POST /api/live/dags/{dag}/preview       what a redrive of a group would do, changing nothing
@@ -19,7 +20,9 @@
 //
 // The live view of a DAG is the playground itself, opened as /?live=DAG: it
 // loads the script, shows it at its last step, and loads it again when the
-// events say the DAG changed.
+// events say the DAG changed. The state is the same DAG as data, from
+// which the page's model can be built without a replay
+// (playground.Page.OpenLiveState, tested to draw as the replay does).
 //
 // # Safety
 //

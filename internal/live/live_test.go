@@ -87,7 +87,7 @@ func newFixture(t *testing.T, opt live.Options) *fixture {
 	return f
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

@@ -88,6 +88,7 @@ func New(ctx context.Context, db *durable.DB, next http.Handler, opt Options) ht
 	mux.HandleFunc("GET /api/live/info", s.info)
 	mux.HandleFunc("GET /api/live/dags", s.dagsJSON)
 	mux.HandleFunc("GET /api/live/events", func(w http.ResponseWriter, r *http.Request) { s.events(ctx, w, r) })
+	mux.HandleFunc("GET /api/live/dags/{dag}/state", s.state)
 	mux.HandleFunc("GET /api/live/dags/{dag}/script", s.exportScript)
 	mux.HandleFunc("GET /api/live/dags/{dag}/tasks/{name}", s.taskDetail)
 	mux.HandleFunc("POST /api/live/dags/{dag}/preview", s.preview)

@@ -98,6 +98,9 @@ func TestALiveDAGIsRedrawnAsItsTasksComplete(t *testing.T) {
 	}
 	loads := eval[string](t, ctx, `document.body.dataset.liveLoads`)
 	screenshot(t, ctx, "live-before")
+	// Where each box is drawn, in the drawing's own units.
+	const boxes = `[...document.querySelectorAll('#graph g[data-task]')].map(g => g.dataset.task + " " + getComputedStyle(g).transform).sort().join("; ")`
+	before := eval[string](t, ctx, boxes)
 
 	release <- "fetch"
 	waitFill(t, ctx, "fetch", core.Succeeded)
@@ -113,6 +116,21 @@ func TestALiveDAGIsRedrawnAsItsTasksComplete(t *testing.T) {
 	release <- "join"
 	waitFill(t, ctx, "join", core.Succeeded)
 	screenshot(t, ctx, "live-after")
+	if after := eval[string](t, ctx, boxes); after != before {
+		t.Errorf("the boxes moved as their tasks changed state:\n%s\nthen\n%s", before, after)
+	}
+
+	// Share gives the DAG as a script: in the editor, and in the link.
+	if err := chromedp.Do(ctx, chromedp.Click(`#share`, chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `document.querySelector('#share-link').value.includes("#script=")`)
+	if ed := eval[string](t, ctx, `document.querySelector('#editor').value || document.querySelector('#editor-view').textContent`); !strings.Contains(ed, "submit join left right") {
+		t.Errorf("after Share the editor holds %q, not the DAG's script", ed)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#share-close`, chromedp.NodeVisible)); err != nil {
+		t.Fatal(err)
+	}
 
 	// On a phone: the bar and the drawing are on the screen.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))); err != nil {
