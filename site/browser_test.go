@@ -195,12 +195,30 @@ func open(t testing.TB, ctx context.Context, base, path string) {
 	waitFor(t, ctx, `document.body.dataset.ready === "1"`)
 }
 
-// waitFor polls a JavaScript condition until it is true.
+// waitFor polls a JavaScript condition until it is true, for 15 s. A poll
+// whose page went away under it (a navigation that had not finished when
+// the condition was first asked, on a loaded machine) is asked again of
+// the new page.
 func waitFor(t testing.TB, ctx context.Context, cond string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
-		t.Fatalf("waiting for %s: %v", cond, err)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return
+		}
+		if !navigatedAway(err) || time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: %v", cond, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// navigatedAway reports whether err is Chromium's answer to a script asked
+// of a page that a navigation has replaced.
+func navigatedAway(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "Cannot find context with specified id") || strings.Contains(s, "Execution context was destroyed")
 }
 
 // eval returns the value of a JavaScript expression.
