@@ -42,6 +42,24 @@ func near(img image.Image, c color.RGBA, tol int) int {
 	return n
 }
 
+// differ counts the pixels where two screenshots differ; all of them, if
+// their sizes differ.
+func differ(a, b image.Image) int {
+	if a.Bounds() != b.Bounds() {
+		return a.Bounds().Dx() * a.Bounds().Dy()
+	}
+	n := 0
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if a.At(x, y) != b.At(x, y) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func abs(n int) int {
 	if n < 0 {
 		return -n

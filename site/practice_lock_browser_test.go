@@ -35,11 +35,21 @@ func TestPracticeLocksTheTimeline(t *testing.T) {
 		t.Errorf("while practising, the page says what next hands out: %s", got)
 	}
 	settleKeys := func() { settle(t, ctx) }
+	// What is drawn and logged does not change either: the keys once
+	// drew the answers to every later question.
+	settleKeys()
+	drawn, logged := shot(t, ctx, "#graph"), text(t, ctx, "#event-log")
 	for _, key := range []string{kb.End, kb.ArrowRight, " "} {
 		press(t, ctx, key)
 		settleKeys()
 		if got := stepShown(t, ctx); got != qs[0].Step-1 {
 			t.Fatalf("%q before Check moved the page to step %d", key, got)
+		}
+		if n := differ(drawn, shot(t, ctx, "#graph")); n > 0 {
+			t.Errorf("%q before Check changed %d pixels of the drawing", key, n)
+		}
+		if got := text(t, ctx, "#event-log"); got != logged {
+			t.Errorf("%q before Check changed the event log to %q", key, got)
 		}
 	}
 	answerInPage(t, ctx, qs[0], qs[0].Want)
