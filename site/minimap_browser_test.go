@@ -13,8 +13,8 @@ import (
 // bigger than the stage: a minimap in its corner shows every task as a
 // dot in its state's colour (DEAD and BLOCKED ones, at step 541), inside
 // the stage; a click on its far corner scrolls the drawing there. Fit
-// stops at 90%, where names are read, and the minimap stays; it goes
-// once a graph fits (wide-1000, fitted as cells).
+// stops at 90%, where names are read, and on chain-200 the minimap stays;
+// it goes once a graph fits (wide-1000, fitted as cells).
 func TestTheMinimap(t *testing.T) {
 	ctx, base := playground(t)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 860)); err != nil {
@@ -28,14 +28,8 @@ func TestTheMinimap(t *testing.T) {
 	if !in {
 		t.Error("the minimap is not inside the stage, or too small")
 	}
-	img := shot(t, ctx, "#minimap")
-	for _, st := range []core.State{core.Dead, core.Blocked} {
-		if n := near(img, rgba(render.StyleOf(st).Stroke), 30); n < 20 {
-			t.Errorf("the minimap has %d pixels of %s's colour", n, st)
-		}
-	}
-	keepShot(t, ctx, "minimap")
-
+	// A click on its far corner scrolls the drawing there, and the frame
+	// of the part shown goes with it, off the DEAD fetches at the top.
 	before := eval[[]float64](t, ctx, `(s => [s.scrollLeft, s.scrollTop])(document.querySelector('#scroller'))`)
 	corner := eval[[]float64](t, ctx, `(r => [r.right - 3, r.bottom - 3])(document.querySelector('#minimap').getBoundingClientRect())`)
 	if err := chromedp.Do(ctx, chromedp.MouseClickXY(corner[0], corner[1])); err != nil {
@@ -46,14 +40,22 @@ func TestTheMinimap(t *testing.T) {
 	if after[0]+after[1] <= before[0]+before[1] {
 		t.Errorf("a click on the minimap's far corner scrolled the drawing from %v to %v", before, after)
 	}
+	img := shot(t, ctx, "#minimap")
+	for _, st := range []core.State{core.Dead, core.Blocked} {
+		if n := near(img, rgba(render.StyleOf(st).Stroke), 30); n < 20 {
+			t.Errorf("the minimap has %d pixels of %s's colour", n, st)
+		}
+	}
+	keepShot(t, ctx, "minimap")
 
-	// Fit stops at the least zoom where names are read: the minimap
-	// stays, the whole graph in it.
+	// Fit stops at the least zoom where names are read: on chain-200 the
+	// minimap stays, the whole graph in it.
+	open(t, ctx, base, "/?scenario=chain-200&step=100")
 	click(t, ctx, "#zoom-fit")
 	waitFor(t, ctx, `document.querySelector('#zoom-label').textContent === "90%"`)
 	settle(t, ctx)
 	if eval[bool](t, ctx, `document.querySelector('#minimap').hidden`) {
-		t.Error("after Fit at 90%, the outage is bigger than the stage and the minimap is gone")
+		t.Error("after Fit at 90%, chain-200 is bigger than the stage and the minimap is gone")
 	}
 
 	// wide-1000, fitted whole as an overview of cells, needs none; at its

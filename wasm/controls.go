@@ -82,7 +82,7 @@ func (a *app) wire() {
 	on(e.crashClose, "click", func(js.Value) { setHidden(e.crash, true) })
 
 	on(js.Global(), "hashchange", func(js.Value) { a.loadURL() })
-	on(js.Global(), "resize", func(js.Value) { a.d.fitFor = [3]float64{}; a.d.fit() })
+	on(js.Global(), "resize", func(js.Value) { a.d.resized() })
 
 	// Tests (and only tests, which define dagqTestHooks before the page
 	// loads) can make a handler panic, to see that the page survives it.

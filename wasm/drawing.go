@@ -30,6 +30,7 @@ type drawing struct {
 	touched     bool      // the last pointer on the drawing was a finger or a pen: no hover
 	namesListed bool      // the find box suggests the tasks of the graph drawn
 	atLeast     bool      // the drawing is at its least zoom: − is disabled
+	rowStale    bool      // the stage's width holds another number of boxes in a row: lay out again
 	fitFor      [3]float64
 	svgX, svgY  float64 // where the drawing is in the scroller's content, at fitFor: the layout's size and the zoom
 
@@ -63,11 +64,11 @@ func (d *drawing) draw(view playground.Scroll, k int, animate bool) (relaid bool
 	p := a.p
 	s := p.Session()
 	all := s.GraphAt(scenario.StepEnd)
-	if s != d.graphOf || len(all) != d.graphLen {
-		d.graphOf, d.graphLen = s, len(all)
+	if s != d.graphOf || len(all) != d.graphLen || d.rowStale {
+		d.graphOf, d.graphLen, d.rowStale = s, len(all), false
 		nodes, key := playground.GraphNodes(all)
 		d.nodes = nodes
-		relaid = d.g.setGraph(nodes, key)
+		relaid = d.g.setGraph(nodes, key, d.row())
 	}
 	if relaid {
 		d.trace("")
@@ -153,6 +154,25 @@ func (d *drawing) fitIn(scW, scH float64) {
 	toggleClass(d.g.svg, "unreadable", !playground.Readable(z))
 	// The scroller's padding above the drawing is room for the banner.
 	toggleClass(sc, "fits", playground.Fits(l.Width*z, l.Height*z, scW, scH-bannerRoom))
+}
+
+// row returns the most boxes in a row of the drawing: as many as fit the
+// stage across at the least zoom that shows names (playground.RowFor). The stage's width is read with
+// its scroll bar, so that a scroll bar coming or going lays out nothing.
+func (d *drawing) row() int {
+	return playground.RowFor(d.el.scroller.Get("offsetWidth").Float() - fitRoomX)
+}
+
+// resized lays the drawing out again if the stage's new width holds
+// another number of boxes in a row, and fits it again.
+func (d *drawing) resized() {
+	if d.g.key != "" && d.row() != d.g.row {
+		d.rowStale = true
+		d.a.render(false)
+		return
+	}
+	d.fitFor = [3]float64{}
+	d.fit()
 }
 
 // bannerRoom is the scroller's padding above the drawing (style.css).

@@ -31,6 +31,7 @@ type graph struct {
 	bundleLayer                        js.Value // compact grids' frames and bundled edges
 
 	key      string // the graph laid out, as text
+	row      int    // the most boxes in a row it was laid out with (playground.RowFor)
 	layout   render.Layout
 	scale    float64 // the drawing's size over the layout's
 	nodes    map[string]*gnode
@@ -158,15 +159,16 @@ func (g *graph) trace(task string, l playground.Lineage) {
 }
 
 // setGraph lays out the graph (nodes, with key, from
-// playground.GraphNodes) if it changed, moving the tasks that stay, adding
-// the new ones and removing the ones gone. It reports whether the layout
-// changed.
-func (g *graph) setGraph(nodes []render.Node, key string) bool {
-	if key == g.key {
+// playground.GraphNodes) with rows of at most row boxes
+// (playground.RowFor) if it or row changed, moving the
+// tasks that stay, adding the new ones and removing the ones gone. It
+// reports whether the layout changed.
+func (g *graph) setGraph(nodes []render.Node, key string, row int) bool {
+	if key == g.key && row == g.row {
 		return false
 	}
-	g.key = key
-	g.layout = playground.LayOut(nodes)
+	g.key, g.row = key, row
+	g.layout = playground.LayOutRow(nodes, row)
 	l := g.layout
 	setAttr(g.svg, "viewBox", "0 0 "+num(l.Width)+" "+num(l.Height))
 	g.scale = 0

@@ -78,9 +78,11 @@ func (mm *minimap) draw() {
 			c.Set("width", int(m.W*dpr+0.5))
 			c.Set("height", int(m.H*dpr+0.5))
 		}
+		// The canvas's own pixels, one to one: a canvas stretched by a
+		// fraction blurred its dots.
 		st := mm.canvas.Get("style")
-		st.Set("width", px(m.W))
-		st.Set("height", px(m.H))
+		st.Set("width", px(float64(int(m.W*dpr+0.5))/dpr))
+		st.Set("height", px(float64(int(m.H*dpr+0.5))/dpr))
 	}
 	if mm.dotsDirty {
 		if wait := float64(minimapEvery/time.Millisecond) - (now() - mm.dotsAt); wait > 0 {

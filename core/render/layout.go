@@ -40,7 +40,19 @@ type Grid struct {
 // order, so that a layer of a thousand tasks takes the room of about 160
 // boxes rather than 1,000, and a drawing of it a thousand small elements.
 // The zero Compact lays out every task as a box.
-type Compact struct{ Above int }
+//
+// Row, when above 0, is the most boxes in a row (never more than the 40
+// of [LayOut]): a layer of more wraps into rows of Row boxes, so that a
+// drawing fits a narrow screen across at its size ([BoxesIn] says how many
+// fit a width). A compact grid keeps its CompactRow cells a row.
+type Compact struct{ Above, Row int }
+
+// BoxesIn returns how many boxes a row of a drawing width units wide
+// holds, margins included: at least 1, at most the 40 of [LayOut]. The
+// cost is O(1).
+func BoxesIn(width float64) int {
+	return min(maxRow, max(1, int((width-2*margin+gapX)/pitch)))
+}
 
 // Geometry of a compact grid, in SVG user units.
 const (
@@ -99,7 +111,11 @@ func LayOut(nodes []Node) Layout { return Compact{}.LayOut(nodes) }
 // a compact grid of cells. The complexity is the same.
 func (c Compact) LayOut(nodes []Node) Layout {
 	g := newGraph(nodes)
-	p := g.place(c.Above)
+	rowN := maxRow
+	if c.Row > 0 {
+		rowN = min(c.Row, maxRow)
+	}
+	p := g.place(c.Above, rowN)
 	l := Layout{
 		Pos:    make(map[string]Point, len(g.names)),
 		Layer:  make(map[string]int, len(g.names)),

@@ -14,19 +14,16 @@ type placement struct {
 // The slots of a row are half a pitch apart: a box takes a slot and keeps
 // its two neighbours free, so boxes are at least a pitch apart and a box
 // can sit midway between two others, under the middle of its two
-// dependencies.
-const (
-	slotW    = pitch / 2
-	bandLast = 2 * (maxRow - 1) // the rightmost slot: rows are maxRow boxes wide
-)
+// dependencies. A row of n boxes has slots 0 to 2(n−1).
+const slotW = pitch / 2
 
 // place orders each layer and gives every node its coordinates. It is the
 // barycentre heuristic of Sugiyama, Tagawa and Toda ("Methods for Visual
 // Understanding of Hierarchical System Structures", IEEE Trans. SMC 11(2),
 // 1981) in one downward sweep, with each box kept where it first landed:
 //
-//   - layer 0 is packed from slot 0 rightwards in input order, maxRow
-//     boxes a row;
+//   - layer 0 is packed from slot 0 rightwards in input order, rowN
+//     boxes a row (maxRow, or fewer to fit a narrow screen: [Compact]);
 //   - in every other layer, a node wants the slot nearest the barycentre
 //     (the mean slot) of its dependencies, all of them already placed
 //     since they lie above; a barycentre midway between two slots goes to
@@ -34,10 +31,11 @@ const (
 //     deep graph does not drift to one side;
 //   - the nodes of a layer take, in input order, the free slot nearest the
 //     one they want in the first row of the layer that has room, ties to
-//     the right; a layer that does not fit in a row of maxRow boxes wraps
+//     the right; a layer that does not fit in a row of rowN boxes wraps
 //     into further rows, which stay together under the layer above;
-//   - slots run from 0 to bandLast, so the drawing is never wider than
-//     maxRow boxes and its left edge is the first root's.
+//   - slots run from 0 to 2(rowN−1), so the drawing is never wider than
+//     rowN boxes (but for a compact grid) and its left edge is the first
+//     root's.
 //
 // Input order is arrival order, so a node's slot depends only on the
 // layers above it and on the nodes of its own layer that arrived earlier:
@@ -53,8 +51,9 @@ const (
 // instead a compact grid: cells in input order, CompactRow a row, from
 // the left edge.
 //
-// The complexity is O(V·maxRow + E).
-func (g *graph) place(compactAbove int) placement {
+// The complexity is O(V·rowN + E).
+func (g *graph) place(compactAbove, rowN int) placement {
+	last := 2 * (rowN - 1) // the rightmost slot
 	n := len(g.names)
 	p := placement{layer: g.layers(), x: make([]float64, n), y: make([]float64, n), cell: make([]bool, n)}
 	var byLayer [][]int
@@ -83,14 +82,14 @@ func (g *graph) place(compactAbove int) placement {
 			// The layers below go by the slots above them, in a row's
 			// slots: the slot nearest each cell.
 			for _, v := range vs {
-				slot[v] = min(max(int(math.Round((p.x[v]-margin-nodeW/2)/slotW)), 0), bandLast)
+				slot[v] = min(max(int(math.Round((p.x[v]-margin-nodeW/2)/slotW)), 0), last)
 			}
 			continue
 		}
 		rows = rows[:0]
 		open := 0 // rows[:open] are full
 		for i, v := range vs {
-			want := 2 * (i % maxRow)
+			want := 2 * (i % rowN)
 			if l > 0 {
 				sum := 0
 				for _, u := range g.deps[v] {
@@ -109,7 +108,7 @@ func (g *graph) place(compactAbove int) placement {
 				}
 			}
 			if r == len(rows) {
-				rows = append(rows, row{})
+				rows = append(rows, make(row, last+1))
 				slot[v], _ = rows[r].nearestFree(want)
 			}
 			rows[r][slot[v]] = true
@@ -122,20 +121,23 @@ func (g *graph) place(compactAbove int) placement {
 	return p
 }
 
-// row is the slots of one row, taken or not.
-type row [bandLast + 1]bool
+// row is the slots of one row, taken or not: 2n−1 of them for a row of n
+// boxes.
+type row []bool
 
 // free reports whether a box fits at slot s: s is in the band and no box
 // is at s or next to it.
-func (r *row) free(s int) bool {
-	return s >= 0 && s <= bandLast && !r[s] && (s == 0 || !r[s-1]) && (s == bandLast || !r[s+1])
+func (r row) free(s int) bool {
+	last := len(r) - 1
+	return s >= 0 && s <= last && !r[s] && (s == 0 || !r[s-1]) && (s == last || !r[s+1])
 }
 
 // nearestFree returns the free slot nearest want, the right one of two
-// as near; false if the row is full. The complexity is O(maxRow).
-func (r *row) nearestFree(want int) (int, bool) {
-	want = min(max(want, 0), bandLast)
-	for d := 0; want-d >= 0 || want+d <= bandLast; d++ {
+// as near; false if the row is full. The complexity is O(boxes in a row).
+func (r row) nearestFree(want int) (int, bool) {
+	last := len(r) - 1
+	want = min(max(want, 0), last)
+	for d := 0; want-d >= 0 || want+d <= last; d++ {
 		if r.free(want + d) {
 			return want + d, true
 		}

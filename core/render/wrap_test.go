@@ -75,3 +75,39 @@ func TestLayOutOfNothing(t *testing.T) {
 		t.Errorf("LayOut(nil) = %+v", l)
 	}
 }
+
+// TestARowWrapsToFitAWidth: with Compact.Row, a layer wider than Row boxes
+// wraps into rows of Row boxes, so that the drawing fits a phone's stage
+// across (BoxesIn says how many fit); a compact grid keeps its rows.
+func TestARowWrapsToFitAWidth(t *testing.T) {
+	t.Parallel()
+	if got := BoxesIn(342); got != 2 {
+		t.Errorf("BoxesIn(342) = %d, want 2", got)
+	}
+	if BoxesIn(0) != 1 || BoxesIn(1e6) != maxRow {
+		t.Errorf("BoxesIn(0) = %d, BoxesIn(1e6) = %d, want 1 and %d", BoxesIn(0), BoxesIn(1e6), maxRow)
+	}
+	nodes := []Node{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}, {Name: "f"}, {"g", []string{"a", "f"}}}
+	l := Compact{Row: BoxesIn(342)}.LayOut(nodes)
+	checkLayout(t, nodes, l)
+	if l.Width > 342 {
+		t.Errorf("rows of %d boxes: the drawing is %v wide, over 342", BoxesIn(342), l.Width)
+	}
+	ys := map[float64]int{}
+	for _, n := range nodes[:6] {
+		ys[l.Pos[n.Name].Y]++
+	}
+	if len(ys) != 3 {
+		t.Errorf("six roots in rows of two take %d rows, want 3: %v", len(ys), ys)
+	}
+	if wide := LayOut(nodes); wide.Width <= l.Width || wide.Height >= l.Height {
+		t.Errorf("unwrapped %v×%v, wrapped %v×%v: wrapping made it no narrower", wide.Width, wide.Height, l.Width, l.Height)
+	}
+	var many []Node
+	for i := range 300 {
+		many = append(many, Node{Name: "t" + string(rune('a'+i%26)) + string(rune('a'+i/26))})
+	}
+	if g := (Compact{Above: 120, Row: 2}).LayOut(many); len(g.Grids) != 1 || g.Grids[0].X1-g.Grids[0].X0 < 1000 {
+		t.Errorf("a grid of 300 cells with rows of 2 boxes: %+v", g.Grids)
+	}
+}

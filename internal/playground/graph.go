@@ -48,7 +48,25 @@ func GraphNodes(all []scenario.Node) (nodes []render.Node, key string) {
 // thousand small elements instead of a thousand boxes with two texts each.
 const CompactAbove = 120
 
-// LayOut lays out the graph the page draws, its wide layers compact.
-func LayOut(nodes []render.Node) render.Layout {
-	return render.Compact{Above: CompactAbove}.LayOut(nodes)
+// LayOut lays out the graph the page draws, its wide layers compact, its
+// rows up to 40 boxes wide.
+func LayOut(nodes []render.Node) render.Layout { return LayOutRow(nodes, 0) }
+
+// LayOutRow lays out the graph the page draws, its wide layers compact
+// and its rows at most row boxes wide ([RowFor] a stage's width; 0 for
+// 40), so that a phone shows retry-storm-jitter's six tasks in three rows
+// of two, readable, rather than in one row too wide for it.
+func LayOutRow(nodes []render.Node, row int) render.Layout {
+	return render.Compact{Above: CompactAbove, Row: row}.LayOut(nodes)
+}
+
+// RowFor returns the most boxes in a row of a drawing shown in a stage vw
+// wide: as many as fit it across at [ReadableZoom], the least zoom that
+// shows names (render.BoxesIn), at least one; 0, rows of the layout's own
+// 40 boxes, for vw ≤ 0. The cost is O(1).
+func RowFor(vw float64) int {
+	if vw <= 0 {
+		return 0
+	}
+	return render.BoxesIn(vw / ReadableZoom)
 }

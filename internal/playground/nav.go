@@ -267,13 +267,23 @@ func ZoomWithin(z, least float64) float64 { return max(least, ClampZoom(z)) }
 // vw×vh: [AutoZoom], but never below [LeastZoom], so that a graph whose
 // texts would be too small to read when fitted opens at ReadableZoom,
 // scrolled to the action (retry-storm-jitter's six tasks were fitted at
-// 59%, state labels 5.9 px). A graph with compact grids (wide-1000) still
-// opens fitted, as an overview without texts.
+// 59%, state labels 5.9 px). A graph of compact grids with at most
+// [OverviewBoxes] boxes beside its cells (wide-1000's download and
+// reduce) still opens fitted, as an overview without texts that loses
+// few names; one with more (the outage's forty fetches) opens readable.
 //
 // The cost is O(1).
 func OpenZoom(l render.Layout, vw, vh float64) float64 {
-	return ZoomWithin(AutoZoom(l.Width, l.Height, vw, vh), LeastZoom(l, vw, vh))
+	least := LeastZoom(l, vw, vh)
+	if len(l.Pos)-len(l.Compact) > OverviewBoxes {
+		least = max(least, ReadableZoom)
+	}
+	return ZoomWithin(AutoZoom(l.Width, l.Height, vw, vh), least)
 }
+
+// OverviewBoxes is the most boxes (tasks not drawn as cells) a graph of
+// compact grids has for it to open as an overview without texts.
+const OverviewBoxes = 12
 
 // FitFor returns the zoom the Fit button shows a drawing of layout l at
 // in a view of vw×vh: the zoom at which it fits ([FitZoom]), but never

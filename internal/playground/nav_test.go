@@ -340,3 +340,37 @@ func TestFitNeverDrawsTextTooSmall(t *testing.T) {
 		t.Errorf("at the readable least zoom, − says %q", why)
 	}
 }
+
+// TestRowsWrapToTheStage: laid out for a stage, no library scenario
+// without compact grids is wider than the stage at 90%, on a desktop or
+// on a phone, and retry-storm-jitter's six tasks, one row too wide for a
+// phone, open there readable and whole (in rows of two). The outage,
+// whose wrapped rows fit the stage at 27%, still opens readable.
+func TestRowsWrapToTheStage(t *testing.T) {
+	t.Parallel()
+	for _, e := range scenario.Library() {
+		s, err := session.New(e.Text, scenario.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes, _ := playground.GraphNodes(s.GraphAt(playground.StepEnd))
+		for _, stage := range [][2]float64{{860 - 16, 560 - 50}, {358 - 16, 420 - 50}} {
+			l := playground.LayOutRow(nodes, playground.RowFor(stage[0]))
+			if len(l.Grids) == 0 && l.Width*playground.ReadableZoom > stage[0] {
+				t.Errorf("%s in %v: %v wide, rows of %d boxes", e.Name, stage, l.Width, playground.RowFor(stage[0]))
+			}
+			z := playground.OpenZoom(l, stage[0], stage[1])
+			if e.Name == "retry-storm-jitter" && (z < playground.ReadableZoom || !playground.Fits(l.Width*z, l.Height*z, stage[0], stage[1])) {
+				t.Errorf("%s in %v opens at %v, %v×%v", e.Name, stage, z, l.Width*z, l.Height*z)
+			}
+			// Of the graphs with grids, wide-1000 (two boxes) opens as an
+			// overview, the outage (forty-four) readable.
+			if e.Name == "wide-1000" && z >= playground.ReadableZoom || e.Name == "outage" && z < playground.ReadableZoom {
+				t.Errorf("%s in %v opens at %v", e.Name, stage, z)
+			}
+		}
+	}
+	if playground.RowFor(0) != 0 || playground.RowFor(342) != 2 {
+		t.Errorf("RowFor(0) = %d, RowFor(342) = %d, want 0 and 2", playground.RowFor(0), playground.RowFor(342))
+	}
+}
