@@ -110,6 +110,9 @@ func TestTheConsolesMarksAreDrawn(t *testing.T) {
 	ctx, base := playground(t)
 	open(t, ctx, base, "/?scenario=outage&step=541")
 	const task = `#graph g[data-task="fetch-01"]`
+	// The page opens on the action, at the bottom of the outage's rows:
+	// fetch-01 is brought into view, as a person would scroll to it.
+	eval[bool](t, ctx, `(document.querySelector('`+task+`').scrollIntoView({block: 'center', inline: 'center'}), true)`)
 	settle(t, ctx)
 	dark, blue := color.RGBA{0x22, 0x22, 0x22, 0}, color.RGBA{0x00, 0x72, 0xb2, 0}
 	before := shot(t, ctx, task)

@@ -157,8 +157,9 @@ func (d *drawing) fitIn(scW, scH float64) {
 }
 
 // row returns the most boxes in a row of the drawing: as many as fit the
-// stage across at the least zoom that shows names (playground.RowFor). The stage's width is read with
-// its scroll bar, so that a scroll bar coming or going lays out nothing.
+// stage across at the least zoom that shows names (playground.RowFor).
+// The stage's width is read with its scroll bar, so that a scroll bar
+// coming or going lays out nothing.
 func (d *drawing) row() int {
 	return playground.RowFor(d.el.scroller.Get("offsetWidth").Float() - fitRoomX)
 }

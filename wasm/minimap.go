@@ -72,7 +72,8 @@ func (mm *minimap) draw() {
 	maxW, maxH := playground.MinimapRoom(v.Width, v.Height)
 	m := playground.MinimapFor(l.Width, l.Height, maxW, maxH)
 	dpr := js.Global().Get("devicePixelRatio").Float()
-	if m != mm.m {
+	resized := m != mm.m
+	if resized {
 		mm.m, mm.dotsDirty = m, true
 		for _, c := range []js.Value{mm.canvas, mm.dots} {
 			c.Set("width", int(m.W*dpr+0.5))
@@ -85,7 +86,8 @@ func (mm *minimap) draw() {
 		st.Set("height", px(float64(int(m.H*dpr+0.5))/dpr))
 	}
 	if mm.dotsDirty {
-		if wait := float64(minimapEvery/time.Millisecond) - (now() - mm.dotsAt); wait > 0 {
+		// A canvas just resized is blank: its dots are drawn at once.
+		if wait := float64(minimapEvery/time.Millisecond) - (now() - mm.dotsAt); wait > 0 && !resized {
 			afterAll(time.Duration(wait*float64(time.Millisecond)), func() { mm.update(false) })
 		} else {
 			mm.drawDots()
