@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -18,23 +17,11 @@ import (
 // as wq db export writes it). It reads the whole DAG and runs the script,
 // so it takes a read slot.
 func (s *server) exportScript(w http.ResponseWriter, r *http.Request) {
-	release := s.takeRead(w, r)
-	if release == nil {
-		return
-	}
-	defer release()
-	ctx, cancel := s.dbContext(r)
-	defer cancel()
-	dag := r.PathValue("dag")
-	ok, err := s.db.HasDAG(ctx, dag)
-	if err != nil {
-		dbError(w, err)
-		return
-	}
+	ctx, dag, done, ok := s.readDAG(w, r)
 	if !ok {
-		jsonError(w, http.StatusNotFound, "live: no DAG "+strconv.Quote(dag)+": was it deleted?")
 		return
 	}
+	defer done()
 	text, err := s.db.ExportScript(ctx, dag)
 	if err != nil {
 		dbError(w, err)

@@ -153,6 +153,31 @@ func (s *server) takeRead(w http.ResponseWriter, r *http.Request) func() {
 	return nil
 }
 
+// readDAG prepares a read of the request's whole DAG: it takes a read slot
+// and checks that the DAG exists, answering 503, 404 or the database's
+// error itself when not (ok false). done releases the slot and ctx, which
+// is bounded by Options.Timeout.
+func (s *server) readDAG(w http.ResponseWriter, r *http.Request) (ctx context.Context, dag string, done func(), ok bool) {
+	release := s.takeRead(w, r)
+	if release == nil {
+		return nil, "", nil, false
+	}
+	ctx, cancel := s.dbContext(r)
+	done = func() { cancel(); release() }
+	dag = r.PathValue("dag")
+	has, err := s.db.HasDAG(ctx, dag)
+	if err != nil {
+		dbError(w, err)
+	} else if !has {
+		jsonError(w, http.StatusNotFound, "live: no DAG "+strconv.Quote(dag)+": was it deleted?")
+	}
+	if err != nil || !has {
+		done()
+		return nil, "", nil, false
+	}
+	return ctx, dag, done, true
+}
+
 // writeJSON answers v as JSON, never cached.
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	data, err := json.Marshal(v)

@@ -2,7 +2,6 @@ package live
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/durable"
@@ -58,23 +57,11 @@ func StateOf(d durable.DAGState) playground.LiveState {
 // (durable.DB.State, as StateOf writes it), which the live view draws. It
 // reads the whole DAG, so it takes a read slot.
 func (s *server) state(w http.ResponseWriter, r *http.Request) {
-	release := s.takeRead(w, r)
-	if release == nil {
-		return
-	}
-	defer release()
-	ctx, cancel := s.dbContext(r)
-	defer cancel()
-	dag := r.PathValue("dag")
-	ok, err := s.db.HasDAG(ctx, dag)
-	if err != nil {
-		dbError(w, err)
-		return
-	}
+	ctx, dag, done, ok := s.readDAG(w, r)
 	if !ok {
-		jsonError(w, http.StatusNotFound, "live: no DAG "+strconv.Quote(dag)+": was it deleted?")
 		return
 	}
+	defer done()
 	d, err := s.db.State(ctx, dag)
 	if err != nil {
 		dbError(w, err)
