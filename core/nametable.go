@@ -95,6 +95,44 @@ func (t *nameTable) find(nodes *nodeStore, name string) (id int32, ok bool, slot
 	}
 }
 
+// large says whether the table is too large for the processor's caches to
+// hold, with its nodes: then touch pays for itself.
+func (t *nameTable) large() bool { return len(t.slots) >= touchSlots }
+
+// touchSlots is the size from which a table is large: 512 KiB of slots,
+// for more than 16,384 names, whose nodes take at least 1.4 MiB more.
+const touchSlots = 1 << 16
+
+// touch reads the home slots of task and deps and the nodes those slots
+// hold, and returns a sum of what it read. In a large table each is a cache
+// miss; find pays them one after the other, each probe waiting for the one
+// before it, while touch's reads of different names do not depend on each
+// other, so the processor has them all in flight at once, and the finds
+// of the submit that follows hit the cache. It hashes each name once more,
+// which pays only when there are several misses to overlap: Submit calls
+// it for a task with two deps or more in a large table, and the lifecycle
+// of a random DAG (up to three deps a task, shuffled) then takes 8% less
+// time at 10^6 tasks and 12% less at 10^5; with one dep it cost a chain
+// at 10^5 a quarter more. O(1+len(deps)).
+func (t *nameTable) touch(nodes *nodeStore, task string, deps []string) (sum uint64) {
+	var s [1 + touchDeps]uint64
+	mask := len(t.slots) - 1
+	s[0] = t.slots[int(t.hash(task))&mask]
+	deps = deps[:min(len(deps), touchDeps)]
+	for i, d := range deps {
+		s[1+i] = t.slots[int(t.hash(d))&mask]
+	}
+	for _, x := range s[:1+len(deps)] {
+		if x != 0 {
+			sum += uint64(nodes.at(int32(uint32(x) - 1)).name[0])
+		}
+	}
+	return sum
+}
+
+// touchDeps is the most deps touch reads ahead.
+const touchDeps = 7
+
 // put fills the empty slot find returned with id, for a name of hash h.
 // No other insertion or removal may come between find and put. It doubles
 // the table when more than half of it is used.

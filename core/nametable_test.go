@@ -2,6 +2,7 @@ package core
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -109,5 +110,85 @@ func TestNameHashSpreadsNames(t *testing.T) {
 				t.Errorf("%d names: %.2f probes a lookup on average, want at most 2; %d pairs with equal hashes, want about 0.5", n, avg, same)
 			}
 		})
+	}
+}
+
+// TestTouchOnlyReads: touch, on a large table, with names known and unknown
+// and more deps than it reads ahead, changes no slot, and finds a known
+// name's node (its sum is then at least the name's first byte).
+func TestTouchOnlyReads(t *testing.T) {
+	table := newNameTable(0)
+	var nodes nodeStore
+	for i := range touchSlots / 2 {
+		name := "n" + strconv.Itoa(i)
+		_, _, slot, h := table.find(&nodes, name)
+		table.put(slot, h, nodes.add(name))
+	}
+	if !table.large() {
+		t.Fatalf("%d slots for %d names: not large", len(table.slots), nodes.len())
+	}
+	before := append([]uint64(nil), table.slots...)
+	deps := []string{"n1", "unknown", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9"}
+	if sum := table.touch(&nodes, "n0", deps); sum < 'n' {
+		t.Errorf("touch(n0, %q) = %d, want at least %d", deps, sum, 'n')
+	}
+	table.touch(&nodes, "also unknown", nil)
+	if !slices.Equal(before, table.slots) {
+		t.Fatal("touch changed the table's slots")
+	}
+}
+
+// TestALargeShuffledDAGRunsInDependencyOrder: a random DAG of more tasks
+// than a large name table holds (so that Submit reads ahead with touch),
+// each waiting on up to three earlier tasks and arriving shuffled, with
+// repeated deps, is handed out in an order that respects every dependency,
+// and every task succeeds.
+func TestALargeShuffledDAGRunsInDependencyOrder(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	const n = touchSlots
+	deps := make([][]string, n)
+	for i := 1; i < n; i++ {
+		for range rng.IntN(4) {
+			deps[i] = append(deps[i], "t"+strconv.Itoa(rng.IntN(i)))
+		}
+		if len(deps[i]) > 0 && rng.IntN(10) == 0 {
+			deps[i] = append(deps[i], deps[i][0]) // a repeat
+		}
+	}
+	q, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range rng.Perm(n) {
+		if err := q.Submit("t"+strconv.Itoa(i), deps[i]...); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+	if !q.table.large() {
+		t.Fatalf("%d slots: the table is not large", len(q.table.slots))
+	}
+	done := make(map[string]bool, n)
+	for range n {
+		l, ok := q.Next()
+		if !ok {
+			t.Fatalf("seed %d: nothing READY after %d of %d", seed, len(done), n)
+		}
+		i, _ := strconv.Atoi(l.Task[1:])
+		for _, d := range deps[i] {
+			if !done[d] {
+				t.Fatalf("seed %d: %s handed out before its dependency %s", seed, l.Task, d)
+			}
+		}
+		if err := q.Complete(l); err != nil {
+			t.Fatal(err)
+		}
+		done[l.Task] = true
+	}
+	for i := range n {
+		if s, _ := q.Status("t" + strconv.Itoa(i)); s != Succeeded {
+			t.Fatalf("seed %d: t%d is %v", seed, i, s)
+		}
 	}
 }

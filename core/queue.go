@@ -153,7 +153,10 @@ type Queue struct {
 	walk  []int32
 	line  []int32
 	ids32 []int32
-	roots []int32
+	// touched is a sum of what nameTable.touch read, kept so that no
+	// compiler drops those reads.
+	touched uint64
+	roots   []int32
 	// visited: the ids the current cycle check reached, when watching
 	visited  []int32
 	watching bool

@@ -27,6 +27,9 @@ func (q *Queue) Submit(task string, deps ...string) error {
 	if err := CheckNames(task, deps); err != nil {
 		return q.refuse(task, deps, err)
 	}
+	if len(deps) >= 2 && q.table.large() {
+		q.touched += q.table.touch(&q.nodes, task, deps)
+	}
 	// One probe of the name table for the task: the duplicate check and its
 	// id, made here if it is new.
 	known := q.nodes.len()
