@@ -38,6 +38,22 @@ const (
 	goalSpeedup = 10_000
 )
 
+// The goals of the issue that won the core's speed back: (d) the default
+// strategy's whole lifecycle takes at most speedRatio of gonum-offline's
+// time on speedShapes at every n of speedNs; (e) it submits a
+// goalChainN-task chain in at most submitPerTask seconds a task, with at
+// most submitAllocsPerTask allocations a task.
+const (
+	speedRatio          = 0.25
+	submitPerTask       = 250e-9
+	submitAllocsPerTask = 0.05
+)
+
+var (
+	speedShapes = []string{"chain", "chain-reverse", "wide", "random"}
+	speedNs     = []int{100_000, 1_000_000}
+)
+
 var (
 	goalLinearShapes = []string{"chain", "chain-reverse", "wide"}
 	goalSlowPeers    = []string{"heimdalr", "dominikbraun"}
@@ -96,7 +112,8 @@ type goal struct {
 
 // goals evaluates every goal for strategy def.
 func (d *data) goals(def string) []goal {
-	return []goal{d.goalFasterThanOffline(def), d.goalLinear(def), d.goalFasterThanPeers(def)}
+	return []goal{d.goalFasterThanOffline(def), d.goalLinear(def), d.goalFasterThanPeers(def),
+		d.goalQuarterOfOffline(def), d.goalSubmitPerTask(def)}
 }
 
 // shapeNames are the names of every shape of the suite.
@@ -230,4 +247,65 @@ func list(words []string) string {
 		s += ", " + w
 	}
 	return s + " and " + words[len(words)-1]
+}
+
+func (d *data) goalQuarterOfOffline(def string) goal {
+	g := goal{
+		label: "d",
+		title: fmt.Sprintf("%s, whole lifecycle, on %s at n = %s: at most %s %s's time",
+			def, list(speedShapes), list([]string{power(speedNs[0]), power(speedNs[1])}), ratio(speedRatio), baseline),
+		verdict: met,
+		header:  []string{"shape", "n", def, baseline, "ratio", "verdict"},
+		align:   "lrrrrl",
+	}
+	for _, shape := range speedShapes {
+		for _, n := range speedNs {
+			ours, okOurs := d.median(cell{benchLifecycle, shape, def, n}, unitTime)
+			theirs, okTheirs := d.median(cell{benchLifecycle, shape, baseline, n}, unitTime)
+			row := []string{shape, power(n), orDash(okOurs, seconds(ours)), orDash(okTheirs, seconds(theirs))}
+			v := unknown
+			if okOurs && okTheirs && theirs > 0 {
+				r := ours / theirs
+				v = check(r <= speedRatio)
+				row = append(row, ratio(r))
+			} else {
+				row = append(row, "—")
+			}
+			g.verdict = g.verdict.and(v)
+			g.rows = append(g.rows, append(row, v.String()))
+		}
+	}
+	return g
+}
+
+func (d *data) goalSubmitPerTask(def string) goal {
+	g := goal{
+		label: "e",
+		title: fmt.Sprintf("%s submits a %s-task chain in at most %s a task, with at most %g allocations a task",
+			def, thousands(goalChainN), seconds(submitPerTask), submitAllocsPerTask),
+		verdict: met,
+		header:  []string{"figure", "a task", "goal", "verdict"},
+		align:   "lrrl",
+	}
+	c := cell{benchSubmit, "chain", def, goalChainN}
+	for _, f := range []struct {
+		name, unit string
+		most       float64
+		format     func(float64) string
+	}{
+		{"time", unitTime, submitPerTask, seconds},
+		{"allocations", unitAllocs, submitAllocsPerTask, sig},
+	} {
+		x, ok := d.median(c, f.unit)
+		v := unknown
+		row := []string{f.name, "—", f.format(f.most)}
+		if ok {
+			perTask := x / float64(goalChainN)
+			row[1] = f.format(perTask)
+			v = check(perTask <= f.most)
+		}
+		g.verdict = g.verdict.and(v)
+		g.rows = append(g.rows, append(row, v.String()))
+	}
+	return g
 }

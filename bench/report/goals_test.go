@@ -117,3 +117,45 @@ func TestVerdictAnd(t *testing.T) {
 		}
 	}
 }
+
+// TestGoalQuarterOfOffline: 0.25× on every shape and n is met, 0.26× at
+// random's 10⁶ is not, and a missing n is unknown.
+func TestGoalQuarterOfOffline(t *testing.T) {
+	results := map[string]float64{}
+	for _, shape := range speedShapes {
+		for _, n := range speedNs {
+			results[name("Lifecycle", "x", shape, n)] = 25e6
+			results[name("Lifecycle", baseline, shape, n)] = 100e6
+		}
+	}
+	if g := synthetic(t, results, 0).goalQuarterOfOffline("x"); g.verdict != met {
+		t.Errorf("0.25× everywhere: %v, want met\n%v", g.verdict, g.rows)
+	}
+	results[name("Lifecycle", "x", "random", 1_000_000)] = 26e6
+	if g := synthetic(t, results, 0).goalQuarterOfOffline("x"); g.verdict != notMet {
+		t.Errorf("0.26× on random at 10⁶: %v, want not met\n%v", g.verdict, g.rows)
+	}
+	results[name("Lifecycle", "x", "random", 1_000_000)] = 25e6
+	delete(results, name("Lifecycle", "x", "wide", 1_000_000))
+	if g := synthetic(t, results, 0).goalQuarterOfOffline("x"); g.verdict != unknown {
+		t.Errorf("no wide at 10⁶: %v, want unknown\n%v", g.verdict, g.rows)
+	}
+}
+
+// TestGoalSubmitPerTask: a 5,000-task chain in 1.25 ms (250 ns a task)
+// with 250 allocations (0.05 a task) is met; 1.3 ms, or 300 allocations,
+// is not.
+func TestGoalSubmitPerTask(t *testing.T) {
+	c := name("Submit", "x", "chain", goalChainN)
+	for _, tc := range []struct {
+		ns, allocs float64
+		want       verdict
+	}{{1.25e6, 250, met}, {1.3e6, 250, notMet}, {1.25e6, 300, notMet}} {
+		if g := synthetic(t, map[string]float64{c: tc.ns}, tc.allocs).goalSubmitPerTask("x"); g.verdict != tc.want {
+			t.Errorf("%v ns and %v allocations: %v, want %v\n%v", tc.ns, tc.allocs, g.verdict, tc.want, g.rows)
+		}
+	}
+	if g := synthetic(t, map[string]float64{name("Submit", "x", "wide", goalChainN): 1}, 0).goalSubmitPerTask("x"); g.verdict != unknown {
+		t.Errorf("no chain: %v, want unknown", g.verdict)
+	}
+}

@@ -49,11 +49,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if d.durable, err = readDurable(fs.Args()); err != nil {
 		return err
 	}
-	if len(d.cells) == 0 && d.durable == nil {
-		return fmt.Errorf("no benchmark results in %v", fs.Args())
-	}
 	for _, w := range d.warnings {
 		fmt.Fprintln(stderr, "report: warning:", w)
+	}
+	if len(d.cells) == 0 && d.durable == nil {
+		if len(d.warnings) > 0 { // BenchmarkOps alone, say
+			return fmt.Errorf("no benchmark results that the report draws in %v (it draws Submit, Lifecycle, DeadLetters and Durable); read the others with benchstat", fs.Args())
+		}
+		return fmt.Errorf("no benchmark results in %v", fs.Args())
 	}
 
 	opt := markdownOptions{def: *def}

@@ -144,12 +144,17 @@ func TestRunRefusesBadInput(t *testing.T) {
 	if err := os.WriteFile(empty, []byte("goos: linux\nPASS\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ops := filepath.Join(dir, "ops.txt")
+	if err := os.WriteFile(ops, []byte("goos: linux\nBenchmarkOps/op=submit/n=5000-2 \t 100 \t 1000000 ns/op\nPASS\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
 		want string
 	}{
 		{"NoFile", nil, "no results file"},
+		{"OnlyOps", []string{ops}, "read the others with benchstat"},
 		{"MissingFile", []string{filepath.Join(dir, "missing.txt")}, "missing.txt"},
 		{"NoBenchmarks", []string{empty}, "no benchmark results"},
 		{"UnknownFlag", []string{"-x", small}, "-x"},
