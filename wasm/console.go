@@ -3,11 +3,11 @@
 package main
 
 import (
-	"html"
 	"strconv"
 	"strings"
 	"syscall/js"
 
+	"github.com/dagq/dagq/internal/escape"
 	"honnef.co/go/js/dom/v2"
 )
 
@@ -42,15 +42,15 @@ func (con *console) render() {
 	c := a.p.Console()
 	var b strings.Builder
 	if c.Alert != "" {
-		b.WriteString(`<p class="dlq-alert" role="alert">` + html.EscapeString(c.Alert) + `</p>`)
+		b.WriteString(`<p class="dlq-alert" role="alert">` + escape.HTML(c.Alert) + `</p>`)
 	}
 	if pr := c.Paced; pr != nil {
-		b.WriteString(`<div class="paced" role="status"><span class="paced-progress">` + html.EscapeString(pr.Label) + `</span>`)
+		b.WriteString(`<div class="paced" role="status"><span class="paced-progress">` + escape.HTML(pr.Label) + `</span>`)
 		if pr.Next != "" {
-			b.WriteString(`<button type="button" data-command="` + html.EscapeString(pr.Next) + `" title="` + html.EscapeString(pr.Next) + `">Next batch ▸</button>`)
+			b.WriteString(`<button type="button" data-command="` + escape.HTML(pr.Next) + `" title="` + escape.HTML(pr.Next) + `">Next batch ▸</button>`)
 		}
-		b.WriteString(`<button type="button" data-command="` + html.EscapeString(pr.Cancel) + `" title="` + html.EscapeString(pr.Cancel) + `">Cancel</button>`)
-		b.WriteString(`<span class="refused-why">Redrive is disabled meanwhile. ` + html.EscapeString(pr.Why) + `</span></div>`)
+		b.WriteString(`<button type="button" data-command="` + escape.HTML(pr.Cancel) + `" title="` + escape.HTML(pr.Cancel) + `">Cancel</button>`)
+		b.WriteString(`<span class="refused-why">Redrive is disabled meanwhile. ` + escape.HTML(pr.Why) + `</span></div>`)
 	}
 	if con.group > len(c.Groups) {
 		con.group = 0
@@ -63,17 +63,17 @@ func (con *console) render() {
 		}
 		b.WriteString(`<div class="dlq-group` + selected + `" data-group="` + n + `">`)
 		b.WriteString(`<button type="button" class="plain group-head" data-select="` + n + `" aria-pressed="` + strconv.FormatBool(selected != "") + `" title="Show its tasks in the drawing">`)
-		b.WriteString(`<b>#` + n + `</b> <code>` + html.EscapeString(g.Fingerprint) + `</code></button>`)
+		b.WriteString(`<b>#` + n + `</b> <code>` + escape.HTML(g.Fingerprint) + `</code></button>`)
 		b.WriteString(`<span class="group-count">` + strconv.Itoa(g.Count) + ` dead · blocks ` + strconv.Itoa(g.BlastRadius) + `</span>`)
 		b.WriteString(`<span class="blast" aria-hidden="true"><span style="width:` + strconv.FormatFloat(100*g.Bar, 'f', 1, 64) + `%"></span></span>`)
 		b.WriteString(`<span class="group-actions">`)
-		b.WriteString(`<button type="button" data-preview="` + html.EscapeString(g.Preview) + `" title="` + html.EscapeString(g.Preview) + `: marks what would move, changes nothing">Preview</button>`)
+		b.WriteString(`<button type="button" data-preview="` + escape.HTML(g.Preview) + `" title="` + escape.HTML(g.Preview) + `: marks what would move, changes nothing">Preview</button>`)
 		for _, btn := range [][2]string{{g.Redrive, "Redrive"}, {g.RedriveAtRate, g.RateLabel}} {
 			if g.Refused != "" {
-				b.WriteString(`<button type="button" disabled title="` + html.EscapeString(g.Refused) + `">` + html.EscapeString(btn[1]) + `</button>`)
+				b.WriteString(`<button type="button" disabled title="` + escape.HTML(g.Refused) + `">` + escape.HTML(btn[1]) + `</button>`)
 				continue
 			}
-			b.WriteString(`<button type="button" data-command="` + html.EscapeString(btn[0]) + `" title="` + html.EscapeString(btn[0]) + `">` + html.EscapeString(btn[1]) + `</button>`)
+			b.WriteString(`<button type="button" data-command="` + escape.HTML(btn[0]) + `" title="` + escape.HTML(btn[0]) + `">` + escape.HTML(btn[1]) + `</button>`)
 		}
 		b.WriteString(`</span></div>`)
 	}
@@ -83,7 +83,7 @@ func (con *console) render() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(`<button type="button" class="small" data-command="` + html.EscapeString(c.Force[i]) + `" title="Force a redrive: ` + html.EscapeString(c.Force[i]) + `">↻ ` + html.EscapeString(t) + `</button>`)
+			b.WriteString(`<button type="button" class="small" data-command="` + escape.HTML(c.Force[i]) + `" title="Force a redrive: ` + escape.HTML(c.Force[i]) + `">↻ ` + escape.HTML(t) + `</button>`)
 		}
 		b.WriteString(`</div>`)
 	}

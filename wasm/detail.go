@@ -3,12 +3,12 @@
 package main
 
 import (
-	"html"
 	"strconv"
 	"strings"
 	"syscall/js"
 
 	"github.com/dagq/dagq/core/render"
+	"github.com/dagq/dagq/internal/escape"
 	"github.com/dagq/dagq/internal/playground"
 	"honnef.co/go/js/dom/v2"
 )
@@ -144,7 +144,7 @@ func (d *detailPanel) render() {
 			t = live
 		}
 	}
-	title := `<span class="detail-name">` + html.EscapeString(t.Task) + `</span> `
+	title := `<span class="detail-name">` + escape.HTML(t.Task) + `</span> `
 	if t.State != "" {
 		st := render.StyleOf(t.State)
 		title += `<span class="badge" data-state="` + string(t.State) + `">` + st.Icon + " " + st.Label + `</span>`
@@ -155,12 +155,12 @@ func (d *detailPanel) render() {
 
 	var b strings.Builder
 	if d.note != "" {
-		b.WriteString(`<p class="detail-note">` + html.EscapeString(d.note) + `</p>`)
+		b.WriteString(`<p class="detail-note">` + escape.HTML(d.note) + `</p>`)
 	}
 	if fs := t.Facts(); len(fs) > 0 || t.Root != "" {
 		b.WriteString(`<dl class="detail-facts">`)
 		for _, f := range fs {
-			b.WriteString(`<dt>` + html.EscapeString(f.Label) + `</dt><dd>` + html.EscapeString(f.Value) + `</dd>`)
+			b.WriteString(`<dt>` + escape.HTML(f.Label) + `</dt><dd>` + escape.HTML(f.Value) + `</dd>`)
 		}
 		if t.Root != "" {
 			b.WriteString(`<dt>Root</dt><dd>`)
@@ -172,7 +172,7 @@ func (d *detailPanel) render() {
 	if len(t.Attempts) > 0 {
 		b.WriteString(`<h3>Attempts</h3><ol class="detail-attempts">`)
 		for _, at := range t.Attempts {
-			b.WriteString(`<li data-outcome="` + string(at.Outcome) + `"><b>` + html.EscapeString(at.Label()) + `</b> ` + html.EscapeString(at.Summary(t.Now, t.Timed)) + `</li>`)
+			b.WriteString(`<li data-outcome="` + string(at.Outcome) + `"><b>` + escape.HTML(at.Label()) + `</b> ` + escape.HTML(at.Summary(t.Now, t.Timed)) + `</li>`)
 		}
 		b.WriteString(`</ol>`)
 	} else if t.State != "" {
@@ -182,7 +182,7 @@ func (d *detailPanel) render() {
 	neighbours(&b, "Waited on by", "detail-waited", t.WaitedOnBy)
 	for _, kv := range [][2]string{{"Arguments", t.Args}, {"Result", t.Result}} {
 		if kv[1] != "" {
-			b.WriteString(`<h3>` + kv[0] + `</h3><pre class="detail-data">` + html.EscapeString(kv[1]) + `</pre>`)
+			b.WriteString(`<h3>` + kv[0] + `</h3><pre class="detail-data">` + escape.HTML(kv[1]) + `</pre>`)
 		}
 	}
 	d.el.body.SetInnerHTML(b.String())
@@ -225,8 +225,8 @@ func neighbour(b *strings.Builder, n playground.Neighbour) {
 	if n.State != "" {
 		label = render.StyleOf(n.State).Label
 	}
-	b.WriteString(`<button type="button" class="chip" data-task="` + html.EscapeString(n.Task) + `" data-state="` + string(n.State) + `" title="` + html.EscapeString(n.Task) + ` is ` + label + `: show its detail">` +
-		html.EscapeString(n.Task) + ` <small>` + label + `</small></button>`)
+	b.WriteString(`<button type="button" class="chip" data-task="` + escape.HTML(n.Task) + `" data-state="` + string(n.State) + `" title="` + escape.HTML(n.Task) + ` is ` + label + `: show its detail">` +
+		escape.HTML(n.Task) + ` <small>` + label + `</small></button>`)
 }
 
 // mark outlines the task shown in the drawing (none for "").

@@ -3,10 +3,10 @@
 package main
 
 import (
-	"html"
 	"strconv"
 	"strings"
 
+	"github.com/dagq/dagq/internal/escape"
 	"github.com/dagq/dagq/internal/playground"
 	"honnef.co/go/js/dom/v2"
 )
@@ -58,16 +58,16 @@ func (l *dlqList) render() {
 	hide(l.el.more, toggle == "")
 	var b strings.Builder
 	for _, d := range rows {
-		task, state := html.EscapeString(d.Task), html.EscapeString(string(d.State))
-		b.WriteString(`<li data-task="` + task + `" data-state="` + state + `" data-reason="` + html.EscapeString(d.Reason) +
-			`" data-blocks="` + strconv.Itoa(d.Blocks) + `"><span class="badge" data-state="` + state + `">` + html.EscapeString(d.Badge) +
-			`</span><b class="name">` + task + `</b><span class="reason">` + html.EscapeString(d.Reason) + `</span>`)
+		task, state := escape.HTML(d.Task), escape.HTML(string(d.State))
+		b.WriteString(`<li data-task="` + task + `" data-state="` + state + `" data-reason="` + escape.HTML(d.Reason) +
+			`" data-blocks="` + strconv.Itoa(d.Blocks) + `"><span class="badge" data-state="` + state + `">` + escape.HTML(d.Badge) +
+			`</span><b class="name">` + task + `</b><span class="reason">` + escape.HTML(d.Reason) + `</span>`)
 		if d.BlocksText != "" {
-			b.WriteString(`<span class="blocks">` + html.EscapeString(d.BlocksText) + `</span>`)
+			b.WriteString(`<span class="blocks">` + escape.HTML(d.BlocksText) + `</span>`)
 		}
 		if btn := d.Button; btn != nil {
-			b.WriteString(`<button type="button" class="` + html.EscapeString(btn.Class) + `" data-action="` + html.EscapeString(btn.Action) +
-				`" data-task="` + task + `">` + html.EscapeString(btn.Label) + `</button>`)
+			b.WriteString(`<button type="button" class="` + escape.HTML(btn.Class) + `" data-action="` + escape.HTML(btn.Action) +
+				`" data-task="` + task + `">` + escape.HTML(btn.Label) + `</button>`)
 		}
 		b.WriteString(`</li>`)
 	}

@@ -3,11 +3,11 @@
 package main
 
 import (
-	"html"
 	"strings"
 	"syscall/js"
 
 	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/internal/escape"
 )
 
 // readyLine is the READY line: its chips, front first, which glide to
@@ -81,12 +81,12 @@ func (r *readyLine) render(old map[string]pos, events []core.Event) {
 	// by element cost ten calls into JavaScript.
 	var b strings.Builder
 	for _, c := range chips {
-		task := html.EscapeString(c.Task)
+		task := escape.HTML(c.Task)
 		b.WriteString(`<li class="chip`)
 		if c.Front {
 			b.WriteString(` front`)
 		}
-		b.WriteString(`" data-task="` + task + `" data-state="` + string(core.Ready) + `" title="` + html.EscapeString(c.Title) +
+		b.WriteString(`" data-task="` + task + `" data-state="` + string(core.Ready) + `" title="` + escape.HTML(c.Title) +
 			`" tabindex="0" role="button">` + task + `</li>`)
 	}
 	if markup := b.String(); markup != r.markup || animate {

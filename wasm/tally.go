@@ -3,7 +3,6 @@
 package main
 
 import (
-	"html"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/render"
+	"github.com/dagq/dagq/internal/escape"
 	"github.com/dagq/dagq/internal/playground"
 	"honnef.co/go/js/dom/v2"
 )
@@ -65,7 +65,7 @@ func (t *tally) render() {
 	}
 	b.WriteString(`<li class="muted">` + playground.OfAll(all) + `</li>`)
 	if note := p.FilterNote(); note != "" {
-		b.WriteString(`<li class="filter-note" role="status">` + html.EscapeString(note) + ` <button type="button" class="small" data-filter-clear="1">Show all ✕</button></li>`)
+		b.WriteString(`<li class="filter-note" role="status">` + escape.HTML(note) + ` <button type="button" class="small" data-filter-clear="1">Show all ✕</button></li>`)
 	}
 	if b.String() != t.markup {
 		t.markup = b.String()

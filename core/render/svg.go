@@ -2,13 +2,13 @@ package render
 
 import (
 	"bufio"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/internal/escape"
 )
 
 // Options says what to show besides the graph. The zero Options draws
@@ -199,7 +199,7 @@ func (s svgWriter) raw(m string) { s.WriteString(m) }
 // text writes s escaped (& < > " ' and control characters), with any
 // character XML cannot hold replaced by U+FFFD.
 // Its error stays in the bufio.Writer, whose Flush returns it.
-func (s svgWriter) text(t string) { _ = xml.EscapeText(s, []byte(t)) }
+func (s svgWriter) text(t string) { _ = escape.XMLText(s, t) }
 
 // shorten cuts s to at most n characters, the last of them "…".
 func shorten(s string, n int) string {

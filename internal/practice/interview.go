@@ -3,12 +3,13 @@ package practice
 import (
 	"errors"
 	"fmt"
-	"html"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dagq/dagq/internal/escape"
 )
 
 // DefaultInterviewLength is how long a mock interview lasts unless its
@@ -369,11 +370,11 @@ func (iv Interview) SheetHTML(stage int) string {
 			class += " current"
 		}
 		fmt.Fprintf(&b, `<section class="%s" data-level="%s"><h4>%s <span class="muted">· %s</span></h4><ul>`,
-			class, rl.Level, html.EscapeString(rl.Name), rl.Level)
+			class, rl.Level, escape.HTML(rl.Name), rl.Level)
 		for _, p := range rl.Points {
-			id := html.EscapeString(p.ID)
+			id := escape.HTML(p.ID)
 			fmt.Fprintf(&b, `<li data-point="%s"><span class="interview-point">%s</span><span class="interview-marks" role="group" aria-label="%s">`,
-				id, html.EscapeString(p.Text), id)
+				id, escape.HTML(p.Text), id)
 			for _, m := range []Mark{Heard, Partly, NotHeard} {
 				fmt.Fprintf(&b, `<button type="button" data-point="%s" data-mark="%s" aria-pressed="%t">%s</button>`,
 					id, markCodes[m], iv.Marks[p.ID] == m, m)

@@ -1,11 +1,11 @@
 package practice
 
 import (
-	"html"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/dagq/dagq/internal/escape"
 	"github.com/dagq/dagq/internal/wording"
 )
 
@@ -15,7 +15,7 @@ import (
 // here. Every text is escaped.
 
 // esc escapes a text for HTML, attributes included.
-func esc(s string) string { return html.EscapeString(s) }
+func esc(s string) string { return escape.HTML(s) }
 
 // InputsHTML returns the inputs a question asks with, nothing picked:
 // radio buttons named "choice" (next, with "nothing" valued "*"; reason,

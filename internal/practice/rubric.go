@@ -1,11 +1,12 @@
 package practice
 
 import (
-	"github.com/dagq/dagq/internal/playground"
-	"html"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/dagq/dagq/internal/escape"
+	"github.com/dagq/dagq/internal/playground"
 )
 
 // RubricLevel is what an answer to the work-queue design question covers
@@ -132,11 +133,11 @@ func WriteRubric(w io.Writer) error {
 `)
 	for _, rl := range Rubric() {
 		b.WriteString(`<section class="rubric-level" id="` + strings.ToLower(rl.Name) + `">` + "\n")
-		b.WriteString("<h2>" + html.EscapeString(rl.Name) + ` <span class="muted">· practise at ` + string(rl.Level) + "</span></h2>\n")
-		b.WriteString("<p>" + html.EscapeString(rl.Summary) + "</p>\n<ul>\n")
+		b.WriteString("<h2>" + escape.HTML(rl.Name) + ` <span class="muted">· practise at ` + string(rl.Level) + "</span></h2>\n")
+		b.WriteString("<p>" + escape.HTML(rl.Summary) + "</p>\n<ul>\n")
 		for _, pt := range rl.Points {
-			b.WriteString("<li>" + html.EscapeString(pt.Text) + ` <span class="rubric-links"><a href="` + html.EscapeString(RubricLink(rl.Level, pt.Exercise)) +
-				`">exercise: ` + html.EscapeString(pt.Exercise) + `</a> · <a href="./?scenario=` + html.EscapeString(pt.Scenario) + `">scenario: ` + html.EscapeString(pt.Scenario) + "</a></span></li>\n")
+			b.WriteString("<li>" + escape.HTML(pt.Text) + ` <span class="rubric-links"><a href="` + escape.HTML(RubricLink(rl.Level, pt.Exercise)) +
+				`">exercise: ` + escape.HTML(pt.Exercise) + `</a> · <a href="./?scenario=` + escape.HTML(pt.Scenario) + `">scenario: ` + escape.HTML(pt.Scenario) + "</a></span></li>\n")
 		}
 		b.WriteString("</ul>\n</section>\n")
 	}
