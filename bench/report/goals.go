@@ -134,21 +134,27 @@ func (d *data) goalFasterThanOffline(def string) goal {
 		align:   "lrrrl",
 	}
 	for _, shape := range shapeNames() {
-		ours, okOurs := d.median(cell{benchLifecycle, shape, def, goalN}, unitTime)
-		theirs, okTheirs := d.median(cell{benchLifecycle, shape, baseline, goalN}, unitTime)
-		row := []string{shape, orDash(okOurs, seconds(ours)), orDash(okTheirs, seconds(theirs))}
-		v := unknown
-		if okOurs && okTheirs && theirs > 0 {
-			r := ours / theirs
-			v = check(r <= goalRatio)
-			row = append(row, ratio(r))
-		} else {
-			row = append(row, "—")
-		}
+		row, v := d.toOffline(def, shape, goalN, goalRatio)
 		g.verdict = g.verdict.and(v)
-		g.rows = append(g.rows, append(row, v.String()))
+		g.rows = append(g.rows, append([]string{shape}, row...))
 	}
 	return g
+}
+
+// toOffline compares def's whole lifecycle on shape at n with the
+// baseline's: the row [def's time, the baseline's, the ratio, the
+// verdict], and whether the ratio is at most most.
+func (d *data) toOffline(def, shape string, n int, most float64) ([]string, verdict) {
+	ours, okOurs := d.median(cell{benchLifecycle, shape, def, n}, unitTime)
+	theirs, okTheirs := d.median(cell{benchLifecycle, shape, baseline, n}, unitTime)
+	row := []string{orDash(okOurs, seconds(ours)), orDash(okTheirs, seconds(theirs)), "—"}
+	v := unknown
+	if okOurs && okTheirs && theirs > 0 {
+		r := ours / theirs
+		v = check(r <= most)
+		row[2] = ratio(r)
+	}
+	return append(row, v.String()), v
 }
 
 func (d *data) goalLinear(def string) goal {
@@ -260,19 +266,9 @@ func (d *data) goalQuarterOfOffline(def string) goal {
 	}
 	for _, shape := range speedShapes {
 		for _, n := range speedNs {
-			ours, okOurs := d.median(cell{benchLifecycle, shape, def, n}, unitTime)
-			theirs, okTheirs := d.median(cell{benchLifecycle, shape, baseline, n}, unitTime)
-			row := []string{shape, power(n), orDash(okOurs, seconds(ours)), orDash(okTheirs, seconds(theirs))}
-			v := unknown
-			if okOurs && okTheirs && theirs > 0 {
-				r := ours / theirs
-				v = check(r <= speedRatio)
-				row = append(row, ratio(r))
-			} else {
-				row = append(row, "—")
-			}
+			row, v := d.toOffline(def, shape, n, speedRatio)
 			g.verdict = g.verdict.and(v)
-			g.rows = append(g.rows, append(row, v.String()))
+			g.rows = append(g.rows, append([]string{shape, power(n)}, row...))
 		}
 	}
 	return g
