@@ -14,11 +14,12 @@ import (
 )
 
 // liveView is the page as a live DAG's view (wq serve --db; the page
-// opened as /?live=DAG): it loads the script the server exports of the
-// DAG, shows it at its last step, loads it again each time the server's
-// events say the DAG changed, and sends the console's actions to the
-// server (playground.Page.LiveRequest decides which). Its bar says when
-// it was read and whether this page may act.
+// opened as /?live=DAG): it loads the DAG's state from the server and
+// shows it (playground.Page.OpenLiveState), loads it again each time the
+// server's events say the DAG changed, asks for the DAG's script when the
+// Share panel needs it, and sends the console's actions to the server
+// (playground.Page.LiveRequest decides which). Its bar says when it was
+// read and whether this page may act.
 type liveView struct {
 	a      *app
 	dag    string
@@ -30,7 +31,7 @@ type liveView struct {
 	loads  int        // loads done, for the bar and the tests
 	det    liveDetail // the detail panel's task, read from the server
 	// pending is a request made before main.wasm ran (app.js), for fetch
-	// to take in place of its own: the first load of the script.
+	// to take in place of its own: the first load of the state.
 	pending js.Value
 
 	el struct{ bar, state, mode, why js.Value }
@@ -49,7 +50,7 @@ func newLiveView(a *app) *liveView {
 }
 
 // open shows the live DAG dag: the page turns into its view, asks the
-// server whether it may act, loads the script and listens for changes.
+// server whether it may act, loads the state and listens for changes.
 func (v *liveView) open(dag string) {
 	a := v.a
 	v.dag = dag
@@ -97,7 +98,7 @@ func (v *liveView) setMode(canAct bool, why string) {
 	setData(v.a.el.body, "canAct", strconv.FormatBool(canAct))
 }
 
-// load reads the DAG's script and shows it; a change during a load makes
+// load reads the DAG's state and shows it; a change during a load makes
 // one more load after it, so a busy DAG costs a load at a time.
 func (v *liveView) load() {
 	if v.busy {
@@ -106,10 +107,10 @@ func (v *liveView) load() {
 	}
 	v.busy = true
 	start := now()
-	path := "/api/live/dags/" + url.PathEscape(v.dag) + "/script"
-	if early := js.Global().Get("dagqLiveScript"); early.Truthy() && v.loads == 0 {
+	path := "/api/live/dags/" + url.PathEscape(v.dag) + "/state"
+	if early := js.Global().Get("dagqLiveState"); early.Truthy() && v.loads == 0 {
 		// The first load was asked for by app.js, before main.wasm ran.
-		js.Global().Set("dagqLiveScript", js.Undefined())
+		js.Global().Set("dagqLiveState", js.Undefined())
 		path = ""
 		v.pending = early
 	}
@@ -122,8 +123,8 @@ func (v *liveView) load() {
 			}
 			setText(v.el.state, "could not read "+v.dag+": "+msg)
 			setData(v.el.bar, "error", "1")
-		} else if err := v.a.p.OpenLive(v.dag, body); err != nil {
-			setText(v.el.state, "the server's script of "+v.dag+" does not run: "+err.Error())
+		} else if err := v.a.p.OpenLiveState(v.dag, body); err != nil {
+			setText(v.el.state, "the server's state of "+v.dag+" does not open: "+err.Error())
 			setData(v.el.bar, "error", "1")
 		} else {
 			setData(v.el.bar, "error", "0")
@@ -157,6 +158,23 @@ func (v *liveView) show() {
 	if a.detail.task != "" {
 		v.readDetail(a.detail.task) // its task may have changed too
 	}
+}
+
+// script asks the server for the DAG's script, which the Share panel's
+// link carries (playground.Page.ShareNeedsScript), keeps it, shows it in
+// the editor and calls done; done is not called when it could not be
+// read, which the bar says. The next load of the state puts the editor
+// back to the state's note.
+func (v *liveView) script(done func()) {
+	v.fetch("GET", "/api/live/dags/"+url.PathEscape(v.dag)+"/script", "", func(status int, body string) {
+		if status != 200 {
+			setText(v.el.state, "could not read the script of "+v.dag+" ("+strconv.Itoa(status)+")")
+			return
+		}
+		v.a.p.SetLiveScript(body)
+		v.a.ed.set(body)
+		done()
+	})
 }
 
 // request sends a console command to the server. A preview marks what

@@ -53,6 +53,10 @@ func (sh *sharePanel) close() { hide(sh.el.panel, true) }
 // open fills the link to this step and the embed snippet, and copies the
 // link.
 func (sh *sharePanel) open() {
+	if sh.a.p.ShareNeedsScript() { // a live DAG's link carries its script
+		sh.a.live.script(sh.open)
+		return
+	}
 	e := &sh.el
 	loc := dom.GetWindow().Location()
 	s := sh.a.p.Share(loc.Origin() + loc.Pathname())

@@ -2,12 +2,12 @@
 // and runs everything. wasm_exec.js, loaded before this file, defines Go.
 "use strict";
 
-// A live DAG's view (wq serve --db, /?live=DAG) asks for the DAG's script
-// now, while main.wasm downloads and compiles: the server's export takes
-// as long as that for a big DAG. The page takes the answer from here.
+// A live DAG's view (wq serve --db, /?live=DAG) asks for the DAG's state
+// now, while main.wasm downloads and compiles: the server's read takes as
+// long as that for a big DAG. The page takes the answer from here.
 const liveDAG = new URLSearchParams(location.search).get("live");
 if (liveDAG) {
-  window.dagqLiveScript = fetch("/api/live/dags/" + encodeURIComponent(liveDAG) + "/script", { cache: "no-store" });
+  window.dagqLiveState = fetch("/api/live/dags/" + encodeURIComponent(liveDAG) + "/state", { cache: "no-store" });
 }
 
 (async function start() {
