@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/dagq/dagq/core"
+	"github.com/dagq/dagq/core/render"
 )
 
 // TestEmbedShowsTheChosenPanels: embed=1&panels=dlq,title in a 600×400
@@ -76,5 +79,47 @@ func TestAnEmbedGivesTheDrawingMostOfASmallFrame(t *testing.T) {
 	}
 	if got["below"] > 0 {
 		t.Errorf("%v controls end below the frame", got["below"])
+	}
+}
+
+// TestAnEmbedOfABigGraphHasAMinimap: an embed drew the part of a big graph
+// its frame holds, at a readable zoom, with no overview of the rest (the
+// style hid the minimap). The outage's 444 tasks in a 600×400 frame now
+// show one inside the stage, off the controls, with DEAD tasks' dots in
+// it, and a click on its far corner scrolls the drawing; a graph that fits
+// (diamond-redrive) has none.
+func TestAnEmbedOfABigGraphHasAMinimap(t *testing.T) {
+	ctx, base := playground(t)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(600, 400)); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, base, "/?scenario=outage&step=541&embed=1")
+	waitFor(t, ctx, `!document.querySelector('#minimap').hidden`)
+	settle(t, ctx)
+	in := eval[string](t, ctx, `(() => {
+		const mm = document.querySelector('#minimap'), m = mm.getBoundingClientRect(), s = document.querySelector('#scroller').getBoundingClientRect();
+		if (getComputedStyle(mm).display === 'none') return 'not displayed';
+		if (m.width < 60 || m.height < 24) return 'too small: ' + m.width + '×' + m.height;
+		if (m.left < s.left || m.right > s.right || m.top < s.top || m.bottom > s.bottom) return 'outside the stage';
+		if (m.width * m.height > 0.3 * s.width * s.height) return 'over 30% of the stage';
+		const e = document.elementFromPoint(m.left + m.width / 2, m.top + m.height / 2);
+		return e === mm ? 'ok' : 'under ' + (e ? e.tagName + '#' + e.id : 'nothing');
+	})()`)
+	if in != "ok" {
+		t.Errorf("the embed's minimap: %s", in)
+	}
+	img := shot(t, ctx, "#minimap")
+	if n := near(img, rgba(render.StyleOf(core.Dead).Stroke), 30); n < 10 {
+		t.Errorf("the embed's minimap has %d pixels of DEAD's colour", n)
+	}
+	if before, after := clickMinimapCorner(t, ctx); after[0]+after[1] <= before[0]+before[1] {
+		t.Errorf("a click on the embed's minimap scrolled the drawing from %v to %v", before, after)
+	}
+	keepShot(t, ctx, "embed-minimap")
+
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=6&embed=1")
+	settle(t, ctx)
+	if !eval[bool](t, ctx, `document.querySelector('#minimap').hidden`) {
+		t.Error("diamond-redrive fits its embed, beside a minimap")
 	}
 }

@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -30,14 +31,7 @@ func TestTheMinimap(t *testing.T) {
 	}
 	// A click on its far corner scrolls the drawing there, and the frame
 	// of the part shown goes with it, off the DEAD fetches at the top.
-	before := eval[[]float64](t, ctx, `(s => [s.scrollLeft, s.scrollTop])(document.querySelector('#scroller'))`)
-	corner := eval[[]float64](t, ctx, `(r => [r.right - 3, r.bottom - 3])(document.querySelector('#minimap').getBoundingClientRect())`)
-	if err := chromedp.Do(ctx, chromedp.MouseClickXY(corner[0], corner[1])); err != nil {
-		t.Fatal(err)
-	}
-	settle(t, ctx)
-	after := eval[[]float64](t, ctx, `(s => [s.scrollLeft, s.scrollTop])(document.querySelector('#scroller'))`)
-	if after[0]+after[1] <= before[0]+before[1] {
+	if before, after := clickMinimapCorner(t, ctx); after[0]+after[1] <= before[0]+before[1] {
 		t.Errorf("a click on the minimap's far corner scrolled the drawing from %v to %v", before, after)
 	}
 	img := shot(t, ctx, "#minimap")
@@ -69,4 +63,17 @@ func TestTheMinimap(t *testing.T) {
 	waitFor(t, ctx, `!document.querySelector('#minimap').hidden`)
 	click(t, ctx, "#zoom-fit")
 	waitFor(t, ctx, `document.querySelector('#minimap').hidden`)
+}
+
+// clickMinimapCorner clicks the minimap's far corner and returns where the
+// scroller was scrolled to, [left, top], before and after.
+func clickMinimapCorner(t *testing.T, ctx context.Context) (before, after []float64) {
+	t.Helper()
+	before = eval[[]float64](t, ctx, `(s => [s.scrollLeft, s.scrollTop])(document.querySelector('#scroller'))`)
+	corner := eval[[]float64](t, ctx, `(r => [r.right - 3, r.bottom - 3])(document.querySelector('#minimap').getBoundingClientRect())`)
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(corner[0], corner[1])); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, ctx)
+	return before, eval[[]float64](t, ctx, `(s => [s.scrollLeft, s.scrollTop])(document.querySelector('#scroller'))`)
 }
