@@ -1,30 +1,10 @@
 package durable_test
 
 import (
-	"io"
-	"os"
 	"testing"
-)
 
-// stdout runs f and returns what it printed.
-func stdout(t *testing.T, f func()) string {
-	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := os.Stdout
-	os.Stdout = w
-	out := make(chan string)
-	go func() {
-		b, _ := io.ReadAll(r)
-		out <- string(b)
-	}()
-	defer func() { os.Stdout = old }()
-	f()
-	w.Close()
-	return <-out
-}
+	"github.com/dagq/dagq/internal/pgtest"
+)
 
 // TestExamples runs the package's examples, which have no Output lines
 // (they need a database), against a database of their own, and checks what
@@ -40,7 +20,7 @@ func TestExamples(t *testing.T) {
 	} {
 		t.Run(ex.name, func(t *testing.T) {
 			t.Setenv("DATABASE_URL", newURL(t))
-			if got := stdout(t, ex.f); got != ex.want {
+			if got := pgtest.Output(t, ex.f); got != ex.want {
 				t.Errorf("%s printed\n%s\nwant\n%s", ex.name, got, ex.want)
 			}
 		})

@@ -14,6 +14,7 @@ import (
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/durable"
+	"github.com/dagq/dagq/durable/durabletest"
 )
 
 // replay runs an exported script on core's queue, as wq run does, and
@@ -494,63 +495,18 @@ func TestExportScriptOfRandomHistories(t *testing.T) {
 			cfg.PoisonAfter = 1
 		}
 		q := openQueue(t, db, cfg)
-		n := 8 + rng.IntN(16)
-		order := rng.Perm(n)
-		submitted := 0
-		var held []core.Lease
-		errs := []string{"HTTP 503 from api-%d.example.com", "timeout after %ds", "bad input in row %d"}
-		op := func(k int) {
-			switch {
-			case k < 3 && submitted < n:
-				name := fmt.Sprint("t", order[submitted])
-				submitted++
-				var deps []string
-				for range rng.IntN(4) {
-					deps = append(deps, fmt.Sprint("t", rng.IntN(n+2)))
-				}
-				_ = q.Submit(bg, name, deps...) // a cycle or a self-dependency is refused
-			case k < 5:
-				if l, ok := next(t, q); ok {
-					held = append(held, l)
-				}
-			case k < 8 && len(held) > 0:
-				i := rng.IntN(len(held))
-				l := held[i]
-				held = slices.Delete(held, i, i+1)
-				if rng.IntN(3) == 0 {
-					_ = q.Complete(bg, l) // an expired lease is refused
-					return
-				}
-				err := fmt.Errorf(errs[rng.IntN(len(errs))], rng.IntN(5))
-				if rng.IntN(5) == 0 {
-					err = core.Permanent(err)
-				}
-				_, _ = q.Fail(bg, l, err)
-			case k == 8:
-				if err := q.Advance(bg, time.Duration(rng.IntN(12))*time.Second); err != nil {
-					t.Fatal(err)
-				}
-			case k == 9 && redrives:
-				dl := deadLetters(t, q)
-				if len(dl) == 0 {
-					return
-				}
-				d := dl[rng.IntN(len(dl))]
-				if d.State == core.Dead && d.Poisoned {
-					_ = q.ForceRedrive(bg, d.Task)
-				} else {
-					_ = q.Redrive(bg, d.Task)
-				}
-			}
-		}
-		for range 40 + rng.IntN(60) {
-			op(rng.IntN(10))
+		h := durabletest.NewHistory(q, rng, 8+rng.IntN(16))
+		h.Redrives = redrives
+		if err := h.Run(bg, 40+rng.IntN(60)); err != nil {
+			t.Fatal(err)
 		}
 		if redrives && rng.IntN(2) == 0 {
 			_, _ = q.RedriveMatching(bg, core.Selector{Contains: "HTTP 503"}, core.Rate{N: 1, Per: time.Hour})
 			// Workers go on: hand-outs, completions, failures, a little time.
 			for range rng.IntN(8) {
-				op(3 + rng.IntN(6))
+				if err := h.Op(bg, 3+rng.IntN(6)); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		script, err := db.ExportScript(bg, q.DAG())

@@ -13,6 +13,7 @@ import (
 	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/durable"
+	"github.com/dagq/dagq/durable/durabletest"
 	"github.com/dagq/dagq/internal/live"
 	"github.com/dagq/dagq/internal/pgtest"
 	"github.com/dagq/dagq/internal/playground"
@@ -116,59 +117,8 @@ func TestAStateDrawsAsTheReplayOfItsScript(t *testing.T) {
 		dag := fmt.Sprintf("random-%d", run)
 		q, err := db.Queue(bg, dag, cfg)
 		must(t, err)
-		n := 8 + rng.IntN(24)
-		order := rng.Perm(n)
-		submitted := 0
-		var held []core.Lease
-		errs := []string{"HTTP 503 from api-%d.example.com", "timeout after %ds", "bad input in row %d"}
-		op := func(k int) {
-			switch {
-			case k < 3 && submitted < n:
-				name := fmt.Sprint("t", order[submitted])
-				submitted++
-				var deps []string
-				for range rng.IntN(4) {
-					deps = append(deps, fmt.Sprint("t", rng.IntN(n+2)))
-				}
-				_ = q.Submit(bg, name, deps...) // a cycle or a self-dependency is refused
-			case k < 5:
-				l, ok, err := q.Next(bg)
-				must(t, err)
-				if ok {
-					held = append(held, l)
-				}
-			case k < 8 && len(held) > 0:
-				i := rng.IntN(len(held))
-				l := held[i]
-				held = slices.Delete(held, i, i+1)
-				if rng.IntN(3) == 0 {
-					_ = q.Complete(bg, l) // an expired lease is refused
-					return
-				}
-				err := fmt.Errorf(errs[rng.IntN(len(errs))], rng.IntN(5))
-				if rng.IntN(5) == 0 {
-					err = core.Permanent(err)
-				}
-				_, _ = q.Fail(bg, l, err)
-			case k == 8:
-				must(t, q.Advance(bg, time.Duration(rng.IntN(12))*time.Second))
-			case k == 9:
-				dl, err := q.DeadLetters(bg)
-				must(t, err)
-				if len(dl) == 0 {
-					return
-				}
-				d := dl[rng.IntN(len(dl))]
-				if d.State == core.Dead && d.Poisoned {
-					_ = q.ForceRedrive(bg, d.Task)
-				} else {
-					_ = q.Redrive(bg, d.Task)
-				}
-			}
-		}
-		for range 40 + rng.IntN(80) {
-			op(rng.IntN(10))
-		}
+		h := durabletest.NewHistory(q, rng, 8+rng.IntN(24))
+		must(t, h.Run(bg, 40+rng.IntN(80)))
 		if rng.IntN(2) == 0 {
 			// The biggest group, at a rate that leaves it under way.
 			groups, err := q.DeadLetterGroups(bg)
@@ -182,7 +132,7 @@ func TestAStateDrawsAsTheReplayOfItsScript(t *testing.T) {
 			}
 			_, _ = q.RedriveMatching(bg, sel, core.Rate{N: 1, Per: time.Hour})
 			for range rng.IntN(8) {
-				op(3 + rng.IntN(6))
+				must(t, h.Op(bg, 3+rng.IntN(6)))
 			}
 		}
 

@@ -2,10 +2,7 @@ package pgtest_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"testing"
 
 	"github.com/dagq/dagq/internal/pgtest"
@@ -40,24 +37,7 @@ func Example() {
 // TestExample runs Example, which has no Output line (it needs a server),
 // and checks what it prints; without PostgreSQL it is skipped.
 func TestExample(t *testing.T) {
-	if _, err := pgtest.Default(); errors.Is(err, pgtest.ErrNoPostgres) {
-		t.Skip(err)
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := os.Stdout
-	os.Stdout = w
-	out := make(chan string)
-	go func() {
-		b, _ := io.ReadAll(r)
-		out <- string(b)
-	}()
-	Example()
-	os.Stdout = old
-	w.Close()
-	if got := <-out; got != "1 + 1 = 2\n" {
+	if got := pgtest.Output(t, Example); got != "1 + 1 = 2\n" {
 		t.Errorf("Example printed %q, want %q", got, "1 + 1 = 2\n")
 	}
 }
