@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 
-	pg "github.com/dagq/dagq/internal/playground"
 )
 
 // BenchmarkPlayCPU says where the time of play at 16× goes: it plays 5 s
@@ -31,13 +30,7 @@ import (
 //	go test ./site -run '^$' -bench PlayCPU -benchtime 1x -v
 func BenchmarkPlayCPU(b *testing.B) {
 	tabTimeout = 10 * time.Minute
-	for _, tt := range []struct {
-		name, path string
-		release    int
-	}{
-		{"wide-1000", "/?scenario=wide-1000", releaseStep(b, "wide-1000")},
-		{"random-5000", "/" + (pg.Link{Script: randomScript(5000), HasScript: true}).Fragment(), 0},
-	} {
+	for _, tt := range speedScenarios(b) {
 		b.Run("scenario="+tt.name, func(b *testing.B) {
 			ctx, base := playground(b)
 			var m map[string]float64

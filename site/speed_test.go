@@ -28,13 +28,7 @@ import (
 //	go test ./site -run '^$' -bench Playground -benchtime 1x
 func BenchmarkPlayground(b *testing.B) {
 	tabTimeout = 10 * time.Minute
-	for _, tt := range []struct {
-		name, path string
-		release    int // the step that makes many tasks READY; 0 for none
-	}{
-		{"wide-1000", "/?scenario=wide-1000", releaseStep(b, "wide-1000")},
-		{"random-5000", "/" + (pg.Link{Script: randomScript(5000), HasScript: true}).Fragment(), 0},
-	} {
+	for _, tt := range speedScenarios(b) {
 		b.Run("scenario="+tt.name, func(b *testing.B) {
 			ctx, base := playground(b)
 			var m map[string]float64
@@ -170,6 +164,21 @@ func median(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	return s[len(s)/2]
+}
+
+// A speedScenario is a page the speed benchmarks play.
+type speedScenario struct {
+	name, path string
+	release    int // the step that makes many tasks READY; 0 for none
+}
+
+// speedScenarios are the pages the speed benchmarks play: wide-1000, from
+// the step that releases its 1,000 shards, and a random 5,000-task script.
+func speedScenarios(b *testing.B) []speedScenario {
+	return []speedScenario{
+		{"wide-1000", "/?scenario=wide-1000", releaseStep(b, "wide-1000")},
+		{"random-5000", "/" + (pg.Link{Script: randomScript(5000), HasScript: true}).Fragment(), 0},
+	}
 }
 
 // releaseStep is the step after which a library scenario's first complete
