@@ -181,7 +181,7 @@ bench:
 ## more than CHECK_THRESHOLD percent and the U test says so (p < 0.05). Then, where valgrind is,
 ## it counts the instructions of the same operations with callgrind (bench/instr, CHECK_INSTR_RUNS
 ## runs of each, the GC off), which load does not disturb, and fails if a median count grew by more
-## than CHECK_INSTR_THRESHOLD percent. About 10 minutes. benchstat's table is printed too. make
+## than CHECK_INSTR_THRESHOLD percent. About a minute on a quiet 2-core machine. benchstat's table is printed too. make
 ## test runs a smoke of it (one sample, one count, -smoke: never fails on numbers). To move the
 ## baseline, set its commit: line in bench/baseline.txt in a commit of its own, with the figures of
 ## a run in the commit message.
