@@ -63,6 +63,9 @@ func (v *liveView) open(dag string) {
 	}
 	setData(a.el.body, "live", "1")
 	setHidden(v.el.bar, false)
+	export := byID("live-export")
+	export.Set("href", "/api/live/dags/"+url.PathEscape(dag)+"/script")
+	export.Set("download", dag+".dagq")
 	a.ed.el.editor.Set("readOnly", true)
 	setText(v.el.state, "loading "+dag+"…")
 	v.setMode(false, "Asking the server whether this page may act…")

@@ -120,6 +120,16 @@ func TestALiveDAGIsRedrawnAsItsTasksComplete(t *testing.T) {
 		t.Errorf("the boxes moved as their tasks changed state:\n%s\nthen\n%s", before, after)
 	}
 
+	// Export as script downloads the DAG as wq db export writes it.
+	if got := eval[string](t, ctx, `(a => a.getAttribute('href') + ' ' + a.download)(document.querySelector('#live-export'))`); got != "/api/live/dags/diamond/script diamond.dagq" {
+		t.Errorf("Export as script: %q", got)
+	}
+	eval[bool](t, ctx, `(fetch(document.querySelector('#live-export').href).then(r => r.text()).then(s => window.exported = s), true)`)
+	waitFor(t, ctx, `typeof window.exported === "string"`)
+	if got := eval[string](t, ctx, `window.exported`); !strings.Contains(got, "submit join left right") {
+		t.Errorf("Export as script gives %q, not the DAG's script", got)
+	}
+
 	// Share gives the DAG as a script: in the editor, and in the link.
 	if err := chromedp.Do(ctx, chromedp.Click(`#share`, chromedp.NodeVisible)); err != nil {
 		t.Fatal(err)
