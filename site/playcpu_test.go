@@ -13,7 +13,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
-
 )
 
 // BenchmarkPlayCPU says where the time of play at 16× goes: it plays 5 s
