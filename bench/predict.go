@@ -9,24 +9,25 @@ import (
 // before its benchmark is skipped.
 const Budget = 15 * time.Second
 
-// perN2 is the cost per unit of n² of the combinations that grow
-// quadratically, rounded up from the medians at the largest n measured
+// perN2 is the cost in nanoseconds per unit of n² of the combinations
+// that grow quadratically, about twice the medians at the largest n
+// measured, so that a prediction errs on the side of skipping
 // (TestPredictMatchesResults keeps them within 4× of the newest results
-// file): dfs walks
-// every arrived ancestor of each new task (n²/2 visits on a chain); the
-// peers search the graph on every edge.
-var perN2 = map[[2]string]time.Duration{
+// file; fractions of a nanosecond, since dfs on random and heimdalr on
+// wide take less): dfs walks every arrived ancestor of each new task
+// (n²/2 visits on a chain); the peers search the graph on every edge.
+var perN2 = map[[2]string]float64{
 	{"dfs", "chain"}:   6,
-	{"dfs", "random"}:  1,
-	{"dfs", "reject"}:  1,
-	{"dfs", "lattice"}: 8,
+	{"dfs", "random"}:  0.4,
+	{"dfs", "reject"}:  0.45,
+	{"dfs", "lattice"}: 4,
 
 	{"heimdalr", "chain"}:         200,
 	{"heimdalr", "chain-reverse"}: 250,
-	{"heimdalr", "wide"}:          1,
-	{"heimdalr", "random"}:        400,
-	{"heimdalr", "lattice"}:       250,
-	{"heimdalr", "reject"}:        400,
+	{"heimdalr", "wide"}:          0.14,
+	{"heimdalr", "random"}:        180,
+	{"heimdalr", "lattice"}:       160,
+	{"heimdalr", "reject"}:        190,
 
 	{"dominikbraun", "chain"}:   140,
 	{"dominikbraun", "random"}:  20,
@@ -45,7 +46,7 @@ const perTask = 30 * time.Microsecond
 // to the newest results file.
 func Predict(strategy, shape string, n int) (time.Duration, string) {
 	if c, ok := perN2[[2]string{strategy, shape}]; ok {
-		return time.Duration(n) * time.Duration(n) * c, fmt.Sprintf("n² × %v", c)
+		return time.Duration(float64(n) * float64(n) * c), fmt.Sprintf("n² × %gns", c)
 	}
 	return time.Duration(n) * perTask, fmt.Sprintf("n × %v", perTask)
 }
