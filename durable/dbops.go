@@ -11,7 +11,7 @@ import (
 // workers calling it at once take different tasks and never wait for one
 // another. Each lease carries its DAG. Events go to Options.OnEvent.
 func (db *DB) NextBatch(ctx context.Context, n int) ([]Lease, error) {
-	hs, err := db.nextBatch(ctx, n, db.holder)
+	hs, err := db.nextBatch(ctx, n, db.holder, false)
 	if err != nil {
 		return nil, err
 	}
@@ -23,9 +23,9 @@ func (db *DB) NextBatch(ctx context.Context, n int) ([]Lease, error) {
 }
 
 // nextBatch is NextBatch to holder, with what a worker needs to know of
-// each task.
-func (db *DB) nextBatch(ctx context.Context, n int, holder string) ([]handout, error) {
-	hs, err := db.next(ctx, "", n, holder)
+// each task: with results, what its dependencies recorded.
+func (db *DB) nextBatch(ctx context.Context, n int, holder string, results bool) ([]handout, error) {
+	hs, err := db.next(ctx, "", n, holder, results)
 	if err == nil && db.onEvent != nil {
 		for _, h := range hs {
 			db.events.send([]core.Event{started(h.lease, h.now)}, db.deliverer(h.lease.DAG))

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"time"
@@ -29,7 +30,7 @@ type handout struct {
 	dependents bool
 	// args are the task's arguments and deps its dependencies; results
 	// are the results they recorded, by dependency name (nil for none),
-	// once DB.results has read them.
+	// when next was asked for them.
 	args    []byte
 	deps    []string
 	results map[string][]byte
@@ -41,10 +42,11 @@ type handout struct {
 // so that workers running at once take different tasks and never wait for
 // one another; none of a DAG paused by a move (see [Sharded.Move]). It
 // returns them in READY order, each with its arguments and its
-// dependencies (deps); [DB.results] reads what those recorded.
-func (db *DB) next(ctx context.Context, dag string, n int, holder string) (hs []handout, err error) {
+// dependencies (deps), and with results, what those recorded, read by the
+// same statement: a worker's hand-out is one round trip.
+func (db *DB) next(ctx context.Context, dag string, n int, holder string, results bool) (hs []handout, err error) {
 	err = againOnConflict(func() error {
-		hs, err = db.next1(ctx, dag, n, holder)
+		hs, err = db.next1(ctx, dag, n, holder, results)
 		return err
 	})
 	return hs, err
@@ -52,8 +54,15 @@ func (db *DB) next(ctx context.Context, dag string, n int, holder string) (hs []
 
 // next1 is one try of next: one statement, on its own (no transaction
 // around it but its own).
-func (db *DB) next1(ctx context.Context, dag string, n int, holder string) ([]handout, error) {
+func (db *DB) next1(ctx context.Context, dag string, n int, holder string, results bool) ([]handout, error) {
 	q := db.pool
+	// The results the dependencies recorded, as two arrays in the order of
+	// their names (a name is a dependency's once in its DAG).
+	recorded := `'{}'::text[], '{}'::bytea[]`
+	if results {
+		recorded = `ARRAY(SELECT d.name FROM dagq_tasks d WHERE d.dag = t.dag AND d.name = ANY(t.deps) AND d.result IS NOT NULL ORDER BY d.name),
+			ARRAY(SELECT d.result FROM dagq_tasks d WHERE d.dag = t.dag AND d.name = ANY(t.deps) AND d.result IS NOT NULL ORDER BY d.name)`
+	}
 	filter := ""
 	args := []any{n, db.nowArg(), holder}
 	if dag != "" {
@@ -78,7 +87,7 @@ func (db *DB) next1(ctx context.Context, dag string, n int, holder string) ([]ha
 		WHERE t.dag = p.dag AND t.name = p.name
 		RETURNING t.dag, t.name, t.attempts, t.lease, coalesce(t.timer_at, 0), p.ready_seq, c.now,
 			EXISTS (SELECT 1 FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name),
-			t.args, t.deps, extract(epoch FROM clock_timestamp() - p.changed)::float8`, args...)
+			t.args, t.deps, extract(epoch FROM clock_timestamp() - p.changed)::float8, `+recorded, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -92,9 +101,20 @@ func (db *DB) next1(ctx context.Context, dag string, n int, holder string) ([]ha
 		var g got
 		var lease, deadline, now int64
 		var waited float64
+		var names []string
+		var values [][]byte
 		if err := rows.Scan(&g.h.lease.DAG, &g.h.lease.Task, &g.h.lease.Attempt, &lease, &deadline, &g.seq, &now, &g.h.dependents,
-			&g.h.args, &g.h.deps, &waited); err != nil {
+			&g.h.args, &g.h.deps, &waited, &names, &values); err != nil {
 			return nil, err
+		}
+		if len(names) != len(values) {
+			return nil, fmt.Errorf("durable: %d results for %d names of %s's dependencies", len(values), len(names), g.h.lease.Task)
+		}
+		for i, name := range names {
+			if g.h.results == nil {
+				g.h.results = make(map[string][]byte, len(names))
+			}
+			g.h.results[name] = values[i]
 		}
 		db.metrics.handedOut(g.h.lease.DAG, time.Duration(waited*float64(time.Second)))
 		g.h.lease.ID, g.h.lease.Deadline, g.h.now = uint64(lease), time.Duration(deadline), time.Duration(now)

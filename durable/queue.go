@@ -173,7 +173,7 @@ func (q *Queue) Next(ctx context.Context) (core.Lease, bool, error) {
 // NextBatch hands out up to n of the DAG's READY tasks, front first, in
 // one statement.
 func (q *Queue) NextBatch(ctx context.Context, n int) ([]core.Lease, error) {
-	hs, err := q.db.next(ctx, q.dag, n, q.db.holder)
+	hs, err := q.db.next(ctx, q.dag, n, q.db.holder, false)
 	if err != nil {
 		return nil, err
 	}

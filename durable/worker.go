@@ -306,13 +306,9 @@ func (w *Worker) Run(ctx context.Context) error {
 		}
 		n := min(idle(), w.opts.Batch)
 		fetchedAt = localNow()
-		hs, err := w.db.nextBatch(ctx, n, w.opts.ID)
-		if err == nil {
-			// The tasks are handed out: if their dependencies' results
-			// cannot be read, they are left to expire (their leases run
-			// out and they are handed out again), never run without them.
-			err = w.db.results(ctx, hs)
-		}
+		// The hand-out reads the dependencies' results in the same
+		// statement: a task never runs without them.
+		hs, err := w.db.nextBatch(ctx, n, w.opts.ID, true)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
