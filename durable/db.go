@@ -131,6 +131,36 @@ type refusal struct{ err error }
 
 func (r refusal) Error() string { return r.err.Error() }
 
+// inTx runs f, then t.store, in a transaction of its own on a connection of
+// the pool (a pipeTx: its BEGIN and COMMIT travel with f's statements),
+// committed when both succeed and rolled back otherwise.
+func (db *DB) inTx(ctx context.Context, t *txn, f func(t *txn) error) error {
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	p := &pipeTx{conn: conn}
+	t.tx = p
+	ok := false
+	defer func() {
+		if !ok {
+			p.rollback(ctx)
+		}
+	}()
+	if err := f(t); err != nil {
+		return err
+	}
+	if err := t.store(); err != nil {
+		return err
+	}
+	if err := p.commit(ctx); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
+
 // run runs f in a transaction on dag, again when it deadlocks, and delivers
 // its events to deliver after it commits. An error f returns wrapped in a
 // refusal rolls back and is returned as it is, with the events f emitted
@@ -138,13 +168,7 @@ func (r refusal) Error() string { return r.err.Error() }
 func (db *DB) run(ctx context.Context, dag string, ob *outbox, deliver func(core.Event), f func(t *txn) error) error {
 	for attempt := 0; ; attempt++ {
 		t := &txn{db: db, ctx: ctx, dag: dag}
-		err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-			t.tx = tx
-			if err := f(t); err != nil {
-				return err
-			}
-			return t.store()
-		})
+		err := db.inTx(ctx, t, f)
 		var r refusal
 		switch {
 		case err == nil:

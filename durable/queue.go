@@ -155,7 +155,10 @@ func (q *Queue) Submit(ctx context.Context, task string, deps ...string) error {
 		q.events.send([]core.Event{{Kind: core.EventRejected, Task: task, Reason: err.Error(), Deps: dedupe(deps)}}, q.onEvent)
 		return err
 	}
-	return q.run(ctx, func(t *txn) error { return t.submit(task, deps, nil) })
+	return q.run(ctx, func(t *txn) error {
+		t.ends = true
+		return t.submit(task, deps, nil)
+	})
 }
 
 // Next hands out the DAG's front READY task, as core's Queue.Next: one

@@ -19,7 +19,8 @@ import (
 // (chains in either direction, wide graphs): the lock, the DAG's row, the
 // rows of the task and its deps, in one round trip; the new names, the
 // task, the edges, the DAG's bounds, in another. With the transaction's
-// BEGIN and COMMIT, a submit is four round trips. A search adds a few per
+// BEGIN in the first and the COMMIT in the second (see pipeTx), a submit
+// is two round trips. A search adds a few per
 // edge that disagrees; a blocking wave two per level it reaches.
 func (t *txn) submit(task string, deps []string, args []byte) error {
 	if err := core.CheckNames(task, deps); err != nil {
@@ -138,7 +139,13 @@ func (t *txn) submit(task string, deps []string, args []byte) error {
 	}
 	b.Queue(`UPDATE dagq_dags SET ord_first = $2, ord_last = $3, arrivals = $4 WHERE dag = $1`,
 		t.dag, first, last, arrival)
-	if err := t.tx.SendBatch(t.ctx, b).Close(); err != nil {
+	// Arriving anything but BLOCKED, the writes are the submit's last
+	// statements: the COMMIT goes with them.
+	send := t.sendLast
+	if to == core.Blocked {
+		send = func(b *pgx.Batch) error { return t.tx.SendBatch(t.ctx, b).Close() }
+	}
+	if err := send(b); err != nil {
 		return err
 	}
 	e := core.Event{Kind: core.EventSubmitted, Task: task, To: to, Deps: deps}

@@ -14,12 +14,16 @@ import (
 type txn struct {
 	db     *DB
 	ctx    context.Context
-	tx     pgx.Tx
+	tx     querier
 	dag    string
 	d      *dagRow // nil until load
 	now    time.Duration
 	events []core.Event
 	after  error // returned once the transaction has committed
+	// ends: the operation ends when the step running now returns, so that
+	// its last batch may carry the COMMIT (sendLast); a Submit is such a
+	// step, each submit of a SubmitAll is not.
+	ends bool
 }
 
 // dagRow is a DAG's row: its settings, its clock, its order's bounds.
@@ -172,6 +176,16 @@ func (t *txn) store() error {
 		job_at = $6, job_seq = $7 WHERE dag = $1`, t.dag, d.alertTimes, d.alertOn, alertAt, alertSeq, jobAt, jobSeq)
 	d.dirty = false
 	return err
+}
+
+// sendLast sends b as the step's last statements: with the COMMIT when
+// the step ends the operation (t.ends), the transaction is the operation's
+// own (see pipeTx) and nothing is left to store, else as any batch.
+func (t *txn) sendLast(b *pgx.Batch) error {
+	if p, ok := t.tx.(*pipeTx); ok && t.ends && (t.d == nil || !t.d.dirty) {
+		return p.sendLast(t.ctx, b)
+	}
+	return t.tx.SendBatch(t.ctx, b).Close()
 }
 
 // seq takes the next place in dagq_line, for a timer set now.
