@@ -91,8 +91,9 @@ func (p *pipeTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
 	nb.QueuedQueries = append(nb.QueuedQueries, b.QueuedQueries...)
 	br := p.conn.SendBatch(ctx, nb)
 	p.tx = br.Tx()
-	// The BEGIN's result; after an error, every later read of br gives it.
-	br.Exec() //nolint:errcheck
+	// The BEGIN's result: an error here is the error of every later read
+	// of br, which the caller sees.
+	_, _ = br.Exec()
 	return br
 }
 
@@ -128,7 +129,8 @@ func (p *pipeTx) rollback(ctx context.Context) {
 	if p.committed || p.tx == nil {
 		return
 	}
-	p.tx.Rollback(ctx) //nolint:errcheck
+	// The operation's own error is what its caller needs to hear.
+	_ = p.tx.Rollback(ctx)
 }
 
 // errCommitted refuses a statement sent after the operation's COMMIT: it
