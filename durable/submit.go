@@ -20,8 +20,8 @@ import (
 // rows of the task and its deps, in one round trip; the new names, the
 // task, the edges, the DAG's bounds, in another. With the transaction's
 // BEGIN in the first and the COMMIT in the second (see pipeTx), a submit
-// is two round trips. A search adds a few per
-// edge that disagrees; a blocking wave two per level it reaches.
+// is two round trips. A search adds a few per edge that disagrees; a
+// blocking wave two per level it reaches.
 func (t *txn) submit(task string, deps []string, args []byte) error {
 	if err := core.CheckNames(task, deps); err != nil {
 		return t.reject(task, deps, err)
@@ -140,12 +140,14 @@ func (t *txn) submit(task string, deps []string, args []byte) error {
 	b.Queue(`UPDATE dagq_dags SET ord_first = $2, ord_last = $3, arrivals = $4 WHERE dag = $1`,
 		t.dag, first, last, arrival)
 	// Arriving anything but BLOCKED, the writes are the submit's last
-	// statements: the COMMIT goes with them.
-	send := t.sendLast
+	// statements: the COMMIT may go with them. A blocking wave follows them.
+	var err error
 	if to == core.Blocked {
-		send = func(b *pgx.Batch) error { return t.tx.SendBatch(t.ctx, b).Close() }
+		err = t.tx.SendBatch(t.ctx, b).Close()
+	} else {
+		err = t.sendLast(b)
 	}
-	if err := send(b); err != nil {
+	if err != nil {
 		return err
 	}
 	e := core.Event{Kind: core.EventSubmitted, Task: task, To: to, Deps: deps}
