@@ -32,5 +32,5 @@ func (q *Queue) Heartbeat(l Lease) (Lease, error) {
 		q.emit(Event{Op: q.op, Kind: EventHeartbeat, Task: n.name, From: Running, To: Running,
 			Attempt: int(n.attempts), Lease: n.lease, Deadline: deadline})
 	}
-	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, nil
+	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline, node: v + 1}, nil
 }

@@ -28,7 +28,7 @@ func (q *Queue) Next() (Lease, bool) {
 		e = &Event{Kind: EventStarted, Attempt: int(n.attempts), Lease: q.lease, Deadline: deadline}
 	}
 	q.move(v, running, -1, e)
-	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, true
+	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline, node: v + 1}, true
 }
 
 // Complete marks a RUNNING task SUCCEEDED. Each task waiting on it has one
@@ -77,7 +77,17 @@ func (q *Queue) Complete(l Lease) error {
 
 // current returns the id of the task l leases, if l is its current lease;
 // else the refusal Complete documents. O(1).
+//
+// The lease's node hint answers without a lookup by name when it names a
+// RUNNING task of that name under exactly that lease: names are unique
+// among the ids, so the lookup would find the same one. Any other hint,
+// stale or from another queue, falls back to the lookup.
 func (q *Queue) current(l Lease) (int32, error) {
+	if v := l.node - 1; v >= 0 && int(v) < q.nodes.len() {
+		if n := q.nodes.at(v); n.state == running && n.lease == l.ID && int(n.attempts) == l.Attempt && n.name == l.Task {
+			return v, nil
+		}
+	}
 	v, ok := q.lookup(l.Task)
 	if !ok {
 		return 0, &TaskError{Task: l.Task, Err: ErrUnknown}

@@ -90,12 +90,24 @@ const DefaultMaxAttempts = 3
 
 // Lease is a task handed out by [Queue.Next]. Only the current, unexpired
 // lease of a task can heartbeat, complete or fail it; it is identified by
-// Task, ID and Attempt.
+// Task, ID and Attempt. A Lease built from those three fields alone (one
+// read back from a log, say) is as good as the one Next returned: the
+// queue finds its task by name then, where Next's lets it skip the lookup.
+// So, as with time.Time, compare leases with [Lease.Equal], not ==.
 type Lease struct {
 	Task     string
 	ID       uint64        // unique within the queue
 	Attempt  int           // 1 for the first hand-out after submit or redrive
 	Deadline time.Duration // when it expires, on the queue's clock, unless renewed; 0: never
+
+	node int32 // the task's id + 1, a hint that saves a lookup by name; 0: none
+}
+
+// Equal says whether l and m are the same lease with the same Deadline:
+// their Task, ID, Attempt and Deadline are equal, whichever carries the
+// queue's hint.
+func (l Lease) Equal(m Lease) bool {
+	return l.Task == m.Task && l.ID == m.ID && l.Attempt == m.Attempt && l.Deadline == m.Deadline
 }
 
 // Queue is a work queue whose tasks wait on other tasks. It is not safe for
@@ -355,7 +367,7 @@ func (q *Queue) Lease(task string) (Lease, bool) {
 	}
 	n := q.nodes.at(v)
 	deadline, _ := q.timerOf(v)
-	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline}, true
+	return Lease{Task: n.name, ID: n.lease, Attempt: int(n.attempts), Deadline: deadline, node: v + 1}, true
 }
 
 // Tasks returns the submitted tasks in arrival order.

@@ -260,14 +260,14 @@ func (m *model) verify(o op, w expectation, out outcome) error {
 		if first.Kind != core.EventStarted || first.Task != w.front || len(rest) > 0 {
 			return fmt.Errorf("%s: events %s, want %q started", call, eventList(evs), w.front)
 		}
-		if cur := m.current[w.front]; out.lease != cur {
+		if cur := m.current[w.front]; !out.lease.Equal(cur) {
 			return fmt.Errorf("%s = %+v, want %+v as its started event says", call, out.lease, cur)
 		}
 	case opHeartbeat:
 		if first.Kind != core.EventHeartbeat || first.Task != o.task || len(rest) > 0 {
 			return fmt.Errorf("%s: events %s, want one heartbeat", call, eventList(evs))
 		}
-		if cur := m.current[o.task]; out.lease != cur {
+		if cur := m.current[o.task]; !out.lease.Equal(cur) {
 			return fmt.Errorf("%s = %+v, want %+v, renewed to %v", call, out.lease, cur, m.deadline())
 		}
 	case opComplete:

@@ -543,7 +543,7 @@ func (h *memHarness) do(o op) (outcome, error) {
 	default:
 		return out, fmt.Errorf("unknown op kind %d", o.kind)
 	}
-	if orNil(out.err) != orNil(qout.err) || out.lease != qout.lease || out.ok != qout.ok || out.state != qout.state {
+	if orNil(out.err) != orNil(qout.err) || !out.lease.Equal(qout.lease) || out.ok != qout.ok || out.state != qout.state {
 		return out, fmt.Errorf("%s = %+v, %v, %s, %v, but %+v, %v, %s, %v without OnEvent",
 			o, out.lease, out.ok, out.state, orNil(out.err), qout.lease, qout.ok, qout.state, orNil(qout.err))
 	}
@@ -713,7 +713,7 @@ func (h *memHarness) compare() error {
 		}
 		l, ok := q.Lease(n)
 		cur, running := m.current[n]
-		if ok != running || l != cur {
+		if ok != running || !l.Equal(cur) {
 			return fmt.Errorf("Lease(%q) = %+v, %v, want %+v, %v", n, l, ok, cur, running)
 		}
 	}
