@@ -86,10 +86,10 @@ func (q *Queue) batchCycle(ids []int32, deps [][]int32, batch map[int32]int) []i
 		if i, ok := batch[x]; ok {
 			return deps[i]
 		}
-		return q.nodes.at(x).deps
+		return q.arena.ints(q.nodes.at(x).deps)
 	}
 	forEachWaiter := func(x int32, f func(int32)) {
-		for _, y := range q.nodes.at(x).dependents {
+		for _, y := range q.arena.ints(q.nodes.at(x).dependents) {
 			f(y)
 		}
 		for _, y := range waiters[x] {

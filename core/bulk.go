@@ -138,7 +138,7 @@ func (q *Queue) PreviewRedrive(sel Selector) RedrivePreview {
 	for i := 0; i < len(line); i++ {
 		w := line[i]
 		root := int32(-1)
-		for _, d := range q.nodes.at(w).deps {
+		for _, d := range q.arena.ints(q.nodes.at(w).deps) {
 			dn := q.nodes.at(d)
 			if q.mark[d] == q.stamp {
 				if dn.state == blocked && vroot[d] >= 0 { // in the region, staying BLOCKED
@@ -165,7 +165,7 @@ func (q *Queue) PreviewRedrive(sel Selector) RedrivePreview {
 			rp.Stay = append(rp.Stay, StillBlocked{Task: q.nodes.at(w).name, Root: q.nodes.at(root).name})
 			p.Blocked++
 		}
-		for _, x := range q.nodes.at(w).dependents {
+		for _, x := range q.arena.ints(q.nodes.at(w).dependents) {
 			if q.mark[x] == q.stamp && q.nodes.at(x).state == blocked {
 				if q.count[x]--; q.count[x] == 0 {
 					line = append(line, x)

@@ -61,7 +61,7 @@ func (q *Queue) Complete(l Lease) error {
 		e = &Event{Kind: EventSucceeded, Attempt: l.Attempt}
 	}
 	q.move(v, succeeded, -1, e)
-	for _, w := range q.nodes.at(v).dependents {
+	for _, w := range q.arena.ints(q.nodes.at(v).dependents) {
 		d := q.nodes.at(w)
 		d.waiting--
 		if d.waiting == 0 && d.state == pending {

@@ -180,8 +180,8 @@ type Queue struct {
 // walk and the garbage collector scans half the memory.
 type node struct {
 	name       string
-	deps       []int32 // what it waits on, duplicates dropped, in submit order
-	dependents []int32 // submitted tasks that wait on it, in their arrival order
+	deps       span // what it waits on, duplicates dropped, in submit order
+	dependents span // submitted tasks that wait on it, in their arrival order
 	lease      uint64  // RUNNING: the current lease
 	waiting    int32   // deps not SUCCEEDED (unsubmitted ones included)
 	attempts   int32   // hand-outs since submit or the last redrive
@@ -388,5 +388,5 @@ func (q *Queue) names(ids []int32) []string {
 type graphView Queue
 
 func (g *graphView) Len() int                   { return g.nodes.len() }
-func (g *graphView) Deps(v int32) []int32       { return g.nodes.at(v).deps }
-func (g *graphView) Dependents(v int32) []int32 { return g.nodes.at(v).dependents }
+func (g *graphView) Deps(v int32) []int32       { return g.arena.ints(g.nodes.at(v).deps) }
+func (g *graphView) Dependents(v int32) []int32 { return g.arena.ints(g.nodes.at(v).dependents) }

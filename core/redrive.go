@@ -94,7 +94,7 @@ func (q *Queue) redriveRoots(roots []int32) {
 	for i := 0; i < len(line); i++ {
 		w := line[i]
 		q.decide(w)
-		for _, x := range q.nodes.at(w).dependents {
+		for _, x := range q.arena.ints(q.nodes.at(w).dependents) {
 			q.dlqVisits++
 			if q.mark[x] == q.stamp {
 				if q.count[x]--; q.count[x] == 0 {
@@ -121,7 +121,7 @@ func (q *Queue) collectRegion(roots []int32) (region []int32, k int) {
 	}
 	k = len(roots)
 	for i := 0; i < len(region); i++ {
-		for _, w := range q.nodes.at(region[i]).dependents {
+		for _, w := range q.arena.ints(q.nodes.at(region[i]).dependents) {
 			q.dlqVisits++
 			d := q.nodes.at(w)
 			if d.state != blocked || q.mark[q.dl[w].root] != q.stamp {
@@ -143,7 +143,7 @@ func (q *Queue) collectRegion(roots []int32) (region []int32, k int) {
 // decide settles a task that was blocked by a redriven root, once each of
 // its dependencies is settled.
 func (q *Queue) decide(w int32) {
-	for _, d := range q.nodes.at(w).deps {
+	for _, d := range q.arena.ints(q.nodes.at(w).deps) {
 		switch dn := q.nodes.at(d); dn.state {
 		case dead:
 			q.move(w, blocked, d, &Event{Kind: EventRerooted})

@@ -58,7 +58,7 @@ func (q *Queue) Info(task string) (TaskInfo, bool) {
 		return TaskInfo{}, false
 	}
 	n := q.nodes.at(v)
-	info := TaskInfo{State: n.state.State(), Deps: q.names(n.deps), Attempts: int(n.attempts)}
+	info := TaskInfo{State: n.state.State(), Deps: q.names(q.arena.ints(n.deps)), Attempts: int(n.attempts)}
 	info.Timer, _ = q.timerOf(v)
 	if q.inDLQ(v) {
 		d := q.deadLetter(v)

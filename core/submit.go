@@ -105,9 +105,10 @@ func (q *Queue) add(v int32, ids []int32, visits uint64) {
 	n := q.nodes.at(v)
 	n.deps = q.arena.copyOf(ids)
 	root := int32(-1)
-	for _, w := range n.deps {
-		q.nodes.at(w).dependents = q.arena.push(q.nodes.at(w).dependents, v)
-		switch d := q.nodes.at(w); d.state {
+	for _, w := range ids { // n's deps
+		d := q.nodes.at(w)
+		d.dependents = q.arena.push(d.dependents, v)
+		switch d.state {
 		case succeeded:
 			continue
 		case dead:
@@ -125,7 +126,7 @@ func (q *Queue) add(v int32, ids []int32, visits uint64) {
 
 	var e *Event // nil when unobserved: an Event is large to build
 	if q.onEvent != nil {
-		e = &Event{Kind: EventSubmitted, Deps: q.names(n.deps), Visits: visits, Visited: q.visitedNames()}
+		e = &Event{Kind: EventSubmitted, Deps: q.names(q.arena.ints(n.deps)), Visits: visits, Visited: q.visitedNames()}
 	}
 	switch {
 	case root >= 0:
@@ -175,7 +176,7 @@ func dedupe(names []string) []string {
 func (q *Queue) blockWave(start, root int32) {
 	wave := append(q.walk[:0], start)
 	for i := 0; i < len(wave); i++ {
-		for _, w := range q.nodes.at(wave[i]).dependents {
+		for _, w := range q.arena.ints(q.nodes.at(wave[i]).dependents) {
 			if q.nodes.at(w).state == pending {
 				q.move(w, blocked, root, &Event{Kind: EventBlocked})
 				wave = append(wave, w)
