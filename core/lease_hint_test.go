@@ -116,3 +116,25 @@ func TestLeaseHintIsOnlyAShortcut(t *testing.T) {
 		t.Fatalf("seed %d: only %d events; the operations did little", seed, len(hinted))
 	}
 }
+
+// TestLeaseEqual: leases are equal exactly when their exported fields are,
+// whichever carries the hint.
+func TestLeaseEqual(t *testing.T) {
+	q, _ := New(Config{LeaseTimeout: time.Second})
+	q.Submit("a")
+	l, _ := q.Next()
+	rebuilt := Lease{Task: l.Task, ID: l.ID, Attempt: l.Attempt, Deadline: l.Deadline}
+	if l == rebuilt || !l.Equal(rebuilt) || !rebuilt.Equal(l) {
+		t.Fatalf("Next's %+v and its fields rebuilt: == %v, Equal %v", l, l == rebuilt, l.Equal(rebuilt))
+	}
+	for _, m := range []Lease{
+		{Task: "b", ID: l.ID, Attempt: l.Attempt, Deadline: l.Deadline},
+		{Task: l.Task, ID: l.ID + 1, Attempt: l.Attempt, Deadline: l.Deadline},
+		{Task: l.Task, ID: l.ID, Attempt: l.Attempt + 1, Deadline: l.Deadline},
+		{Task: l.Task, ID: l.ID, Attempt: l.Attempt, Deadline: l.Deadline + 1},
+	} {
+		if l.Equal(m) || m.Equal(l) {
+			t.Errorf("%+v equals %+v", l, m)
+		}
+	}
+}
