@@ -3,8 +3,8 @@ package core
 // arena holds the queue's int32 lists (each task's deps and dependents) in
 // large chunks, so that the many short lists of a queue cost an allocation
 // per chunk rather than one per task. A list is named by a span, an address
-// and a length, not a slice: a node then holds no pointer, and the
-// collector neither scans the nodes nor puts barriers on their writes.
+// and a length, not a slice: a node's lists then add no pointer to it, for
+// the collector to follow or to put barriers on the writes of.
 //
 // Invariant: a span's elements lie inside one chunk, which never moves;
 // chunks[0] is never handed out, so the zero span is the empty list.
