@@ -2,6 +2,7 @@ package durable_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -146,23 +147,33 @@ func TestStatementsPerComplete(t *testing.T) {
 // TestRoundTripsPerSubmit counts the round trips of a Submit, which an idle
 // worker's hand-out waits for: BEGIN, the DAG's lock with its row and the
 // rows of the task and its dependencies (one pipeline), then the writes
-// and COMMIT (another). Two, with dependencies or without; each statement
-// alone, as they were sent, took seven, and with BEGIN and COMMIT a round
-// trip each, four.
+// and COMMIT (another): two with dependencies. A task without any has
+// nothing to check first, and its write goes in the first pipeline with
+// the COMMIT: one, whether it is new, fills in a name awaited, or is a
+// duplicate refused. Each statement alone, as they were sent, took seven,
+// and with BEGIN and COMMIT a round trip each, four.
 func TestRoundTripsPerSubmit(t *testing.T) {
 	c := &counter{}
 	db := openDB(t, durable.Options{Tracer: c})
 	q := openQueue(t, db, core.Config{MaxAttempts: 1})
-	if err := q.Submit(bg, "a"); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range [][]string{{"b"}, {"c", "a", "b"}, {"d", "c", "never-submitted"}} {
+	for _, s := range []struct {
+		task  []string
+		trips int64
+		err   error
+	}{
+		{[]string{"a"}, 1, nil},
+		{[]string{"b"}, 1, nil},
+		{[]string{"c", "a", "b"}, 2, nil},
+		{[]string{"d", "c", "never-submitted", "later"}, 2, nil},
+		{[]string{"later"}, 1, nil},
+		{[]string{"a"}, 1, core.ErrDuplicate},
+	} {
 		before := c.n.Load()
-		if err := q.Submit(bg, s[0], s[1:]...); err != nil {
-			t.Fatal(err)
+		if err := q.Submit(bg, s.task[0], s.task[1:]...); !errors.Is(err, s.err) {
+			t.Fatalf("submit %v: %v, want %v", s.task, err, s.err)
 		}
-		if n := c.n.Load() - before; n != 2 {
-			t.Errorf("submit %v: %d round trips, want 2", s, n)
+		if n := c.n.Load() - before; n != s.trips {
+			t.Errorf("submit %v: %d round trips, want %d", s.task, n, s.trips)
 		}
 	}
 }

@@ -28,7 +28,8 @@ type querier interface {
 // as any other.
 //
 // A submit on the common path (no search, no blocking wave) is two round
-// trips, where pgx's Begin and Commit made it four.
+// trips, where pgx's Begin and Commit made it four; a submit of a task
+// without dependencies, one.
 type pipeTx struct {
 	conn *pgxpool.Conn
 	// tx is the transaction once begun; committed, once a COMMIT sent with

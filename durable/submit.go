@@ -20,13 +20,16 @@ import (
 // rows of the task and its deps, in one round trip; the new names, the
 // task, the edges, the DAG's bounds, in another. With the transaction's
 // BEGIN in the first and the COMMIT in the second (see pipeTx), a submit
-// is two round trips. A search adds a few per edge that disagrees; a
+// is two round trips; one without dependencies (submitRoot) is one. A search adds a few per edge that disagrees; a
 // blocking wave two per level it reaches.
 func (t *txn) submit(task string, deps []string, args []byte) error {
 	if err := core.CheckNames(task, deps); err != nil {
 		return t.reject(task, deps, err)
 	}
 	deps = dedupe(deps)
+	if len(deps) == 0 {
+		return t.submitRoot(task, args)
+	}
 	type known struct {
 		state core.State
 		root  string
@@ -168,6 +171,57 @@ func (t *txn) submit(task string, deps []string, args []byte) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// submitRoot is submit for a task without dependencies, which cannot
+// close a cycle or arrive BLOCKED: it arrives READY unless its name is
+// taken. So its writes need nothing read first, and go in the same round
+// trip as the lock and the DAG's row (with the COMMIT when the operation
+// ends there): one statement that inserts the task, or fills in the row
+// of a name dependents awaited (which keeps its place in the order), and
+// moves the DAG's bounds, and that writes nothing when the name is a
+// task's already. A submit of a root is one round trip, where it was two:
+// an idle worker's hand-out waits for it.
+func (t *txn) submitRoot(task string, args []byte) error {
+	var entered int64
+	var written bool
+	err := t.lockThenLast(func(b *pgx.Batch) {
+		b.Queue(`WITH prior AS (
+				SELECT state FROM dagq_tasks WHERE dag = $1 AND name = $2),
+			ins AS (
+				INSERT INTO dagq_tasks AS t (dag, name, state, ord, arrival, deps, waiting, root, entered, ready_seq, dlq_seq, args)
+				SELECT d.dag, $2, 'READY', d.ord_last + 1, d.arrivals + 1, '{}', 0, NULL,
+					coalesce(`+t.db.now("$4")+`, d.now), nextval('dagq_line'), NULL, $3
+				FROM dagq_dags d
+				WHERE d.dag = $1 AND NOT EXISTS (SELECT 1 FROM prior WHERE state <> '')
+				ON CONFLICT (dag, name) DO UPDATE SET state = EXCLUDED.state, arrival = EXCLUDED.arrival,
+					deps = EXCLUDED.deps, waiting = 0, root = NULL, entered = EXCLUDED.entered,
+					ready_seq = EXCLUDED.ready_seq, dlq_seq = NULL, args = EXCLUDED.args
+				RETURNING t.entered)
+			UPDATE dagq_dags d SET arrivals = d.arrivals + 1,
+				ord_last = d.ord_last + CASE WHEN EXISTS (SELECT 1 FROM prior) THEN 0 ELSE 1 END
+			FROM ins WHERE d.dag = $1
+			RETURNING ins.entered`, t.dag, task, args, t.db.nowArg())
+	}, func(br pgx.BatchResults) error {
+		err := br.QueryRow().Scan(&entered)
+		if err == pgx.ErrNoRows {
+			return nil
+		}
+		written = err == nil
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !written {
+		return t.reject(task, nil, &core.TaskError{Task: task, Err: core.ErrDuplicate})
+	}
+	checkMove(task, "", core.Ready)
+	// The time the row records, which on the database's clock is read a
+	// moment after the DAG's row was.
+	t.now = time.Duration(entered)
+	t.emit(core.Event{Kind: core.EventSubmitted, Task: task, To: core.Ready, Deps: []string{}})
 	return nil
 }
 

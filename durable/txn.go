@@ -92,11 +92,29 @@ func (t *txn) lock() error { return t.lockThen(nil, nil) }
 // see everything committed before the lock was granted, as they would one
 // round trip each.
 func (t *txn) lockThen(queue func(b *pgx.Batch), read func(br pgx.BatchResults) error) error {
+	return t.lockSend(queue, read, false)
+}
+
+// lockThenLast is lockThen for statements that end the step, as sendLast
+// sends them: with the COMMIT behind them when the step ends the
+// operation in a transaction of its own. The COMMIT runs if every
+// statement succeeds, whatever read makes of their results, so read may
+// refuse the operation only for something the statements left unchanged.
+func (t *txn) lockThenLast(queue func(b *pgx.Batch), read func(br pgx.BatchResults) error) error {
+	return t.lockSend(queue, read, true)
+}
+
+func (t *txn) lockSend(queue func(b *pgx.Batch), read func(br pgx.BatchResults) error, last bool) error {
 	b := &pgx.Batch{}
 	b.Queue("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", t.dag)
 	b.Queue(loadSQL(t.db), t.dag, t.db.nowArg())
 	if queue != nil {
 		queue(b)
+	}
+	p, commits := t.tx.(*pipeTx)
+	commits = commits && last && t.ends && (t.d == nil || !t.d.dirty)
+	if commits {
+		b.Queue("COMMIT")
 	}
 	br := t.tx.SendBatch(t.ctx, b)
 	err := func() error {
@@ -111,7 +129,11 @@ func (t *txn) lockThen(queue func(b *pgx.Batch), read func(br pgx.BatchResults) 
 		}
 		return nil
 	}()
-	if cerr := br.Close(); err == nil {
+	cerr := br.Close()
+	if commits && cerr == nil {
+		p.committed = true
+	}
+	if err == nil {
 		err = cerr
 	}
 	return err
