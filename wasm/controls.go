@@ -76,6 +76,12 @@ func (a *app) wire() {
 		if g := ev.Get("target").Call("closest", "g[data-task]"); g.Truthy() {
 			ev.Call("stopPropagation")
 			a.clickTask(g.Get("dataset").Get("task").String(), g)
+		} else if a.d.touched {
+			// A finger's target is a box's 44 px, however small it is drawn.
+			if name, g, ok := a.d.taskAtTap(ev); ok {
+				ev.Call("stopPropagation")
+				a.clickTask(name, g)
+			}
 		}
 	})
 	on(e.noticeClose, "click", func(js.Value) { a.noticeGen++; setHidden(e.notice, true) })

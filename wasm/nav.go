@@ -256,6 +256,26 @@ func taskAt(el js.Value) string {
 	return ""
 }
 
+// taskAtTap is the task a finger's tap at the event's point meant when it
+// hit no box (playground.TaskAtTap: a box shown under 44 px is a target
+// that size), and its element; false when it meant none, or the task is
+// not drawn.
+func (d *drawing) taskAtTap(ev js.Value) (string, js.Value, bool) {
+	r := d.g.svg.Call("getBoundingClientRect")
+	w := r.Get("width").Float()
+	if w <= 0 || d.g.layout.Width <= 0 {
+		return "", js.Null(), false
+	}
+	zoom := w / d.g.layout.Width
+	x := (ev.Get("clientX").Float() - r.Get("left").Float()) / zoom
+	y := (ev.Get("clientY").Float() - r.Get("top").Float()) / zoom
+	name, ok := playground.TaskAtTap(d.g.layout, zoom, x, y)
+	if n := d.g.nodes[name]; ok && n != nil && n.drawn {
+		return name, n.g, true
+	}
+	return "", js.Null(), false
+}
+
 // retrace makes the highlight follow the pointer once the drawing has
 // moved under it (a zoom, a new layout): the task now under the pointer,
 // or none. A task highlighted for having the focus, the pointer away,
