@@ -20,8 +20,9 @@ import (
 // rows of the task and its deps, in one round trip; the new names, the
 // task, the edges, the DAG's bounds, in another. With the transaction's
 // BEGIN in the first and the COMMIT in the second (see pipeTx), a submit
-// is two round trips; one without dependencies (submitRoot) is one. A search adds a few per edge that disagrees; a
-// blocking wave two per level it reaches.
+// is two round trips; one without dependencies (submitRoot) is one. A
+// search adds a few per edge that disagrees; a blocking wave two per level
+// it reaches.
 func (t *txn) submit(task string, deps []string, args []byte) error {
 	if err := core.CheckNames(task, deps); err != nil {
 		return t.reject(task, deps, err)
