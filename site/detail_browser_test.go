@@ -181,13 +181,7 @@ func keepShot(t testing.TB, ctx context.Context, name string) {
 // covers neither the task nor the popover, whose buttons stay where a
 // finger reaches them.
 func TestTheTaskDetailBesideAPopoverOnAPhone(t *testing.T) {
-	ctx, base := playground(t)
-	phone(t, ctx)
-	open(t, ctx, base, "/?scenario=diamond-redrive&step=6")
-	settle(t, ctx)
-	if got := states(t, ctx)["a"]; got != "RUNNING" {
-		t.Fatalf("a is %s at step 6, want RUNNING", got)
-	}
+	ctx := phoneWithARunning(t)
 	touchAt(t, ctx, centre(t, ctx, `#graph g[data-task="a"] > rect`))
 	waitFor(t, ctx, `!document.querySelector('#task-panel').hidden && !document.querySelector('#popover').hidden`)
 	settle(t, ctx)

@@ -45,6 +45,20 @@ func centre(t testing.TB, ctx context.Context, sel string) [2]float64 {
 	return [2]float64{xy[0], xy[1]}
 }
 
+// phoneWithARunning opens diamond-redrive at step 6, where a is RUNNING,
+// on a 390×844 touch screen.
+func phoneWithARunning(t *testing.T) context.Context {
+	t.Helper()
+	ctx, base := playground(t)
+	phone(t, ctx)
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=6")
+	settle(t, ctx)
+	if got := states(t, ctx)["a"]; got != "RUNNING" {
+		t.Fatalf("a is %s at step 6, want RUNNING", got)
+	}
+	return ctx
+}
+
 // TestThePhoneLayout: diamond-redrive on a 390×844 touch screen. A swipe
 // on the drawing, which fits, scrolls the page (it was taken for a pan
 // of a drawing with nothing to pan); the timeline stays on the screen;

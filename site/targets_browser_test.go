@@ -80,13 +80,7 @@ func TestEveryTargetOnAPhoneIsBigEnough(t *testing.T) {
 // tap within 10 px or so of a button to it; playground.TaskAtTap makes the
 // 44 px hold wherever a browser does less.)
 func TestATaskIsAFingersTargetOnAPhone(t *testing.T) {
-	ctx, base := playground(t)
-	phone(t, ctx)
-	open(t, ctx, base, "/?scenario=diamond-redrive&step=6")
-	settle(t, ctx)
-	if got := states(t, ctx)["a"]; got != "RUNNING" {
-		t.Fatalf("a is %s at step 6, want RUNNING", got)
-	}
+	ctx := phoneWithARunning(t)
 	rect := func(task string) []float64 {
 		return eval[[]float64](t, ctx, `(r => [r.left, r.top, r.width, r.height])(document.querySelector('#graph g[data-task="`+task+`"] > rect').getBoundingClientRect())`)
 	}
