@@ -30,9 +30,9 @@ var perN2 = map[[2]string]float64{
 	{"heimdalr", "reject"}:        190,
 
 	{"dominikbraun", "chain"}:   140,
-	{"dominikbraun", "random"}:  20,
+	{"dominikbraun", "random"}:  9,
 	{"dominikbraun", "lattice"}: 80,
-	{"dominikbraun", "reject"}:  20,
+	{"dominikbraun", "reject"}:  9,
 }
 
 // perTask is the prediction per task of the combinations that are not
