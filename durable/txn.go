@@ -111,9 +111,11 @@ func (t *txn) lockSend(queue func(b *pgx.Batch), read func(br pgx.BatchResults) 
 	if queue != nil {
 		queue(b)
 	}
-	p, commits := t.tx.(*pipeTx)
-	commits = commits && last && t.ends && (t.d == nil || !t.d.dirty)
-	if commits {
+	var p *pipeTx
+	if last {
+		p = t.committer()
+	}
+	if p != nil {
 		b.Queue("COMMIT")
 	}
 	br := t.tx.SendBatch(t.ctx, b)
@@ -130,7 +132,7 @@ func (t *txn) lockSend(queue func(b *pgx.Batch), read func(br pgx.BatchResults) 
 		return nil
 	}()
 	cerr := br.Close()
-	if commits && cerr == nil {
+	if p != nil && cerr == nil {
 		p.committed = true
 	}
 	if err == nil {
@@ -204,10 +206,21 @@ func (t *txn) store() error {
 // the step ends the operation (t.ends), the transaction is the operation's
 // own (see pipeTx) and nothing is left to store, else as any batch.
 func (t *txn) sendLast(b *pgx.Batch) error {
-	if p, ok := t.tx.(*pipeTx); ok && t.ends && (t.d == nil || !t.d.dirty) {
+	if p := t.committer(); p != nil {
 		return p.sendLast(t.ctx, b)
 	}
 	return t.tx.SendBatch(t.ctx, b).Close()
+}
+
+// committer is the operation's own transaction when the statements its
+// step sends last may carry the COMMIT (sendLast, lockThenLast): the step
+// ends the operation, the transaction is the operation's own (see pipeTx)
+// and nothing is left to store; nil otherwise.
+func (t *txn) committer() *pipeTx {
+	if p, ok := t.tx.(*pipeTx); ok && t.ends && (t.d == nil || !t.d.dirty) {
+		return p
+	}
+	return nil
 }
 
 // seq takes the next place in dagq_line, for a timer set now.
