@@ -3,6 +3,7 @@ package durable_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -39,6 +40,19 @@ func openQueue(t testing.TB, db *durable.DB, cfg core.Config) *durable.Queue {
 		t.Fatal(err)
 	}
 	return q
+}
+
+// seeded runs f in a subtest for each of runs seeds, taken from the clock,
+// with a generator of that seed and stream; the seed names the subtest and
+// is logged, so that a failure can be run again.
+func seeded(t *testing.T, runs int, stream uint64, f func(t *testing.T, rng *rand.Rand)) {
+	for run := range runs {
+		seed := uint64(time.Now().UnixNano()) + uint64(run)
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			t.Logf("seed %d", seed)
+			f(t, rand.New(rand.NewPCG(seed, stream)))
+		})
+	}
 }
 
 // bg is the context of the tests' calls.

@@ -324,74 +324,69 @@ func TestDurableMatchesInMemoryOnRandomOperations(t *testing.T) {
 	if testing.Short() {
 		runs = 4
 	}
-	for run := range runs {
-		seed := uint64(time.Now().UnixNano()) + uint64(run)
-		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
-			t.Logf("seed %d", seed)
-			rng := rand.New(rand.NewPCG(seed, 1))
-			cfg := core.Config{MaxAttempts: 1 + rng.IntN(3)}
-			if rng.IntN(2) == 0 {
-				cfg.LeaseTimeout = time.Duration(1+rng.IntN(5)) * time.Second
-			}
-			if rng.IntN(2) == 0 {
-				cfg.Backoff = core.Backoff{Base: time.Second, Factor: 2, Max: 10 * time.Second,
-					Jitter: core.Jitter(rng.IntN(3)), Seed: rng.Uint64()}
-			}
-			if rng.IntN(3) == 0 {
-				cfg.PoisonAfter = 1
-			}
-			if rng.IntN(2) == 0 {
-				cfg.Alert = core.Alert{Entries: 1 + rng.IntN(4), Window: time.Duration(1+rng.IntN(8)) * time.Second}
-			}
-			t.Logf("config %+v", cfg)
-			p := newPair(t, db, cfg)
-			names := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}
-			for range ops {
-				switch k := rng.IntN(22); {
-				case k < 6:
-					task := names[rng.IntN(len(names))]
-					var deps []string
-					for range rng.IntN(4) {
-						deps = append(deps, names[rng.IntN(len(names))])
-					}
-					p.submit(task, deps...)
-				case k < 10:
-					p.next()
-				case k < 13:
-					if l, ok := p.lease(rng); ok {
-						p.complete(l)
-					}
-				case k < 15:
-					if l, ok := p.lease(rng); ok {
-						err := errors.New("HTTP 503")
-						if rng.IntN(4) == 0 {
-							err = core.Permanent(errors.New("bad input"))
-						}
-						p.fail2(l, err)
-					}
-				case k < 16:
-					if l, ok := p.lease(rng); ok {
-						p.heartbeat(l)
-					}
-				case k < 17:
-					p.redrive(names[rng.IntN(len(names))], rng.IntN(5) == 0)
-				case k < 19:
-					rate := core.Rate{}
-					if rng.IntN(3) != 0 {
-						rate = core.Rate{N: 1 + rng.IntN(2), Per: time.Duration(1+rng.IntN(3)) * time.Second}
-					}
-					p.bulk([]string{"HTTP", "bad", "lease"}[rng.IntN(3)], rate)
-				case k < 20 && rng.IntN(2) == 0:
-					p.cancel()
-				case k < 20:
-					p.reopen()
-				default:
-					p.advance(time.Duration(rng.IntN(4000)) * time.Millisecond)
+	seeded(t, runs, 1, func(t *testing.T, rng *rand.Rand) {
+		cfg := core.Config{MaxAttempts: 1 + rng.IntN(3)}
+		if rng.IntN(2) == 0 {
+			cfg.LeaseTimeout = time.Duration(1+rng.IntN(5)) * time.Second
+		}
+		if rng.IntN(2) == 0 {
+			cfg.Backoff = core.Backoff{Base: time.Second, Factor: 2, Max: 10 * time.Second,
+				Jitter: core.Jitter(rng.IntN(3)), Seed: rng.Uint64()}
+		}
+		if rng.IntN(3) == 0 {
+			cfg.PoisonAfter = 1
+		}
+		if rng.IntN(2) == 0 {
+			cfg.Alert = core.Alert{Entries: 1 + rng.IntN(4), Window: time.Duration(1+rng.IntN(8)) * time.Second}
+		}
+		t.Logf("config %+v", cfg)
+		p := newPair(t, db, cfg)
+		names := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}
+		for range ops {
+			switch k := rng.IntN(22); {
+			case k < 6:
+				task := names[rng.IntN(len(names))]
+				var deps []string
+				for range rng.IntN(4) {
+					deps = append(deps, names[rng.IntN(len(names))])
 				}
+				p.submit(task, deps...)
+			case k < 10:
+				p.next()
+			case k < 13:
+				if l, ok := p.lease(rng); ok {
+					p.complete(l)
+				}
+			case k < 15:
+				if l, ok := p.lease(rng); ok {
+					err := errors.New("HTTP 503")
+					if rng.IntN(4) == 0 {
+						err = core.Permanent(errors.New("bad input"))
+					}
+					p.fail2(l, err)
+				}
+			case k < 16:
+				if l, ok := p.lease(rng); ok {
+					p.heartbeat(l)
+				}
+			case k < 17:
+				p.redrive(names[rng.IntN(len(names))], rng.IntN(5) == 0)
+			case k < 19:
+				rate := core.Rate{}
+				if rng.IntN(3) != 0 {
+					rate = core.Rate{N: 1 + rng.IntN(2), Per: time.Duration(1+rng.IntN(3)) * time.Second}
+				}
+				p.bulk([]string{"HTTP", "bad", "lease"}[rng.IntN(3)], rate)
+			case k < 20 && rng.IntN(2) == 0:
+				p.cancel()
+			case k < 20:
+				p.reopen()
+			default:
+				p.advance(time.Duration(rng.IntN(4000)) * time.Millisecond)
 			}
-			t.Logf("events by kind: %v", p.kinds)
-		})
-	}
+		}
+		t.Logf("events by kind: %v", p.kinds)
+	})
 }
 
 // TestDurableMatchesInMemoryOperatingTheDLQ is the side-by-side comparison
@@ -407,63 +402,58 @@ func TestDurableMatchesInMemoryOperatingTheDLQ(t *testing.T) {
 		runs, ops = 2, 150
 	}
 	total := map[core.EventKind]int{}
-	for run := range runs {
-		seed := uint64(time.Now().UnixNano()) + uint64(run)
-		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
-			t.Logf("seed %d", seed)
-			rng := rand.New(rand.NewPCG(seed, 2))
-			cfg := core.Config{MaxAttempts: 1 + rng.IntN(2),
-				Alert: core.Alert{Entries: 2 + rng.IntN(5), Window: time.Duration(2+rng.IntN(10)) * time.Second}}
-			if rng.IntN(2) == 0 {
-				cfg.PoisonAfter = 1 + rng.IntN(2)
-			}
-			t.Logf("config %+v", cfg)
-			p := newPair(t, db, cfg)
-			var names []string
-			for i := range 24 {
-				names = append(names, fmt.Sprintf("t%02d", i))
-			}
-			errs := []string{"HTTP 503", "HTTP 500", "timeout"}
-			for range ops {
-				switch k := rng.IntN(20); {
-				case k < 4:
-					task := names[rng.IntN(len(names))]
-					var deps []string
-					for range rng.IntN(3) {
-						deps = append(deps, names[rng.IntN(len(names))])
-					}
-					p.submit(task, deps...)
-				case k < 7:
-					p.next()
-				case k < 8:
-					if l, ok := p.lease(rng); ok {
-						p.complete(l)
-					}
-				case k < 12:
-					if l, ok := p.runningLease(rng); ok {
-						p.fail2(l, errors.New(errs[rng.IntN(len(errs))]))
-					}
-				case k < 14:
-					rate := core.Rate{}
-					if rng.IntN(4) != 0 {
-						rate = core.Rate{N: 1 + rng.IntN(2), Per: time.Duration(1+rng.IntN(3)) * time.Second}
-					}
-					p.bulk([]string{"HTTP", "timeout", "5"}[rng.IntN(3)], rate)
-				case k < 15:
-					p.cancel()
-				case k < 16:
-					p.reopen()
-				case k < 17:
-					p.redrive(names[rng.IntN(len(names))], rng.IntN(4) == 0)
-				default:
-					p.advance(time.Duration(rng.IntN(3000)) * time.Millisecond)
+	seeded(t, runs, 2, func(t *testing.T, rng *rand.Rand) {
+		cfg := core.Config{MaxAttempts: 1 + rng.IntN(2),
+			Alert: core.Alert{Entries: 2 + rng.IntN(5), Window: time.Duration(2+rng.IntN(10)) * time.Second}}
+		if rng.IntN(2) == 0 {
+			cfg.PoisonAfter = 1 + rng.IntN(2)
+		}
+		t.Logf("config %+v", cfg)
+		p := newPair(t, db, cfg)
+		var names []string
+		for i := range 24 {
+			names = append(names, fmt.Sprintf("t%02d", i))
+		}
+		errs := []string{"HTTP 503", "HTTP 500", "timeout"}
+		for range ops {
+			switch k := rng.IntN(20); {
+			case k < 4:
+				task := names[rng.IntN(len(names))]
+				var deps []string
+				for range rng.IntN(3) {
+					deps = append(deps, names[rng.IntN(len(names))])
 				}
+				p.submit(task, deps...)
+			case k < 7:
+				p.next()
+			case k < 8:
+				if l, ok := p.lease(rng); ok {
+					p.complete(l)
+				}
+			case k < 12:
+				if l, ok := p.runningLease(rng); ok {
+					p.fail2(l, errors.New(errs[rng.IntN(len(errs))]))
+				}
+			case k < 14:
+				rate := core.Rate{}
+				if rng.IntN(4) != 0 {
+					rate = core.Rate{N: 1 + rng.IntN(2), Per: time.Duration(1+rng.IntN(3)) * time.Second}
+				}
+				p.bulk([]string{"HTTP", "timeout", "5"}[rng.IntN(3)], rate)
+			case k < 15:
+				p.cancel()
+			case k < 16:
+				p.reopen()
+			case k < 17:
+				p.redrive(names[rng.IntN(len(names))], rng.IntN(4) == 0)
+			default:
+				p.advance(time.Duration(rng.IntN(3000)) * time.Millisecond)
 			}
-			t.Logf("events by kind: %v", p.kinds)
-			for k, n := range p.kinds {
-				total[k] += n
-			}
-		})
-	}
+		}
+		t.Logf("events by kind: %v", p.kinds)
+		for k, n := range p.kinds {
+			total[k] += n
+		}
+	})
 	t.Logf("in all: %v", total)
 }
