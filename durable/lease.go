@@ -38,9 +38,11 @@ type handout struct {
 
 // next hands out up to n READY tasks in READY order (ready_seq), of one DAG
 // or, with dag "", of all of them, to holder (recorded with the time in
-// the same UPDATE, for TaskDetail): one statement, FOR UPDATE SKIP LOCKED,
-// so that workers running at once take different tasks and never wait for
-// one another; none of a DAG paused by a move (see [Sharded.Move]). It
+// the same UPDATE, for TaskDetail): one call of dagq_next, which locks them
+// FOR UPDATE SKIP LOCKED, so that workers running at once take different
+// tasks and never wait for one another, and keeps one plan, so that a fetch
+// is not planned again each time; none of a DAG paused by a move (see
+// [Sharded.Move]). It
 // returns them in READY order, each with its arguments and its
 // dependencies (deps), and with results, what those recorded, read by the
 // same statement: a worker's hand-out is one round trip.
@@ -52,42 +54,16 @@ func (db *DB) next(ctx context.Context, dag string, n int, holder string, result
 	return hs, err
 }
 
-// next1 is one try of next: one statement, on its own (no transaction
+// next1 is one try of next: one call of dagq_next
+// (migrations/0015_next_generic_plan.sql), on its own (no transaction
 // around it but its own).
 func (db *DB) next1(ctx context.Context, dag string, n int, holder string, results bool) ([]handout, error) {
-	q := db.pool
-	// The results the dependencies recorded, as two arrays in the order of
-	// their names (a name is a dependency's once in its DAG).
-	recorded := `'{}'::text[], '{}'::bytea[]`
-	if results {
-		recorded = `ARRAY(SELECT d.name FROM dagq_tasks d WHERE d.dag = t.dag AND d.name = ANY(t.deps) AND d.result IS NOT NULL ORDER BY d.name),
-			ARRAY(SELECT d.result FROM dagq_tasks d WHERE d.dag = t.dag AND d.name = ANY(t.deps) AND d.result IS NOT NULL ORDER BY d.name)`
-	}
-	filter := ""
-	args := []any{n, db.nowArg(), holder}
+	var only *string
 	if dag != "" {
-		filter = "AND dag = $4"
-		args = append(args, dag)
+		only = &dag
 	}
-	rows, err := q.Query(ctx, `WITH picked AS (
-			SELECT dag, name, ready_seq, changed FROM dagq_tasks
-			WHERE state = 'READY' `+filter+`
-				AND dag NOT IN (SELECT p.dag FROM dagq_dags p WHERE p.paused)
-			ORDER BY ready_seq LIMIT $1 FOR UPDATE SKIP LOCKED),
-		clock AS (
-			SELECT d.dag, d.lease_timeout AS lt, coalesce(`+db.now("$2")+`, d.now) AS now
-			FROM dagq_dags d WHERE d.dag IN (SELECT dag FROM picked))
-		UPDATE dagq_tasks t SET state = 'RUNNING', attempts = t.attempts + 1,
-			lease = nextval('dagq_lease_ids'), ready_seq = NULL, result = NULL,
-			holder = $3, started = now(),
-			timer_at = CASE WHEN c.lt > 0 THEN
-				CASE WHEN c.now > 9223372036854775807 - c.lt THEN 9223372036854775807 ELSE c.now + c.lt END END,
-			timer_seq = CASE WHEN c.lt > 0 THEN nextval('dagq_line') END
-		FROM picked p JOIN clock c ON c.dag = p.dag
-		WHERE t.dag = p.dag AND t.name = p.name
-		RETURNING t.dag, t.name, t.attempts, t.lease, coalesce(t.timer_at, 0), p.ready_seq, c.now,
-			EXISTS (SELECT 1 FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name),
-			t.args, t.deps, extract(epoch FROM clock_timestamp() - p.changed)::float8, `+recorded, args...)
+	rows, err := db.pool.Query(ctx, "SELECT * FROM dagq_next($1, $2, $3, $4, $5, $6)",
+		n, db.nowArg(), db.virtual, holder, only, results)
 	if err != nil {
 		return nil, err
 	}
