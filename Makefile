@@ -241,7 +241,7 @@ bench-check:
 ## bench-durable: run BenchmarkDurable (dagq's durable queue and River, tuned and at its defaults,
 ## burning down 10^4 tasks on throwaway Postgres clusters with fsync on and off) COUNT_DURABLE
 ## times, interleaved, into bench/results/durable/NAME.txt, then rewrite bench/RESULTS.md from the
-## newest bench/results file and it (about 8 minutes a pass)
+## newest bench/results file and it (5 to 8 minutes a pass, by the machine)
 COUNT_DURABLE ?= 6
 .PHONY: bench-durable
 bench-durable:
@@ -249,14 +249,16 @@ bench-durable:
 	trap 'rm -f "$$pass"' EXIT; \
 	commit=$$(git rev-parse --short HEAD); \
 	if [ -n "$$(git status --porcelain)" ]; then commit="$$commit-dirty"; fi; \
-	{ echo "commit: $$commit"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "go: $$($(GO) env GOVERSION)"; } > "$$part"; \
+	{ echo "commit: $$commit"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "go: $$($(GO) env GOVERSION)"; \
+	  echo "load-start: $$(cut -d' ' -f1-3 /proc/loadavg)"; } > "$$part"; \
 	for i in $$(seq $(COUNT_DURABLE)); do \
 		echo "bench-durable: pass $$i of $(COUNT_DURABLE) (follow it in $$pass)" >&2; \
 		$(GO) test ./bench -run '^$$' -bench '^BenchmarkDurable$$' -benchtime 1x -count 1 -timeout 1h > "$$pass" 2>&1 || { cat "$$pass" >&2; exit 1; }; \
 		if [ "$$i" = 1 ]; then grep -E '^(goos|goarch|cpu|pkg): ' "$$pass" >> "$$part" || true; fi; \
 		grep '^BenchmarkDurable' "$$pass" >> "$$part"; \
 	done; \
-	mv "$$part" "$$out"; echo "bench-durable: wrote $$out" >&2; \
+	{ sed -n '1,4p' "$$part"; echo "load-end: $$(cut -d' ' -f1-3 /proc/loadavg)"; sed '1,4d' "$$part"; } > "$$out"; rm -f "$$part"; \
+	echo "bench-durable: wrote $$out" >&2; \
 	main=$$(ls bench/results/*.txt | sort | tail -n 1); \
 	$(GO) run ./bench/report -o bench/RESULTS.md -plots bench/plots "$$main" "$$out"
 
