@@ -113,9 +113,9 @@ func planFaults(plan string) []string {
 	}
 	var faults []string
 	// A custom plan has the parameters' values in place of the
-	// parameters: the DAG's name in the pick, whether results are wanted
+	// parameters: the DAG's name in the pick, the time and the clock
 	// (folded away) in the update.
-	if strings.Contains(plan, "'dag3'") || strings.Contains(plan, "UPDATE dagq_tasks") && !strings.Contains(plan, "CASE WHEN $6 THEN") {
+	if strings.Contains(plan, "'dag3'") || strings.Contains(plan, "UPDATE dagq_tasks") && !strings.Contains(plan, "COALESCE($2, CASE WHEN $3 THEN") {
 		faults = append(faults, "a custom plan (a parameter's value in place of the parameter)")
 	}
 	lines := strings.Split(plan, "\n")

@@ -72,21 +72,16 @@ BEGIN
                                         ELSE (extract(epoch FROM clock_timestamp()) * 1000000000)::bigint END) AS now
                                FROM dagq_dags d WHERE d.dag = p.dag OFFSET 0) AS c
          WHERE t.ctid = p.tid
-        RETURNING t.dag, t.name, t.attempts, t.lease, coalesce(t.timer_at, 0), p.seq, c.now,
-               coalesce((SELECT true FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name LIMIT 1), false),
-               t.args, t.deps, extract(epoch FROM clock_timestamp() - p.changed)::float8,
-               CASE WHEN p_results THEN
-                   ARRAY(SELECT r.name FROM unnest(t.deps) AS n(name)
+        RETURNING t.dag, t.name, t.attempts, t.lease, coalesce(t.timer_at, 0) AS deadline, p.seq, c.now,
+               coalesce((SELECT true FROM dagq_edges e WHERE e.dag = t.dag AND e.dep = t.name LIMIT 1), false) AS dependents,
+               t.args, t.deps, extract(epoch FROM clock_timestamp() - p.changed)::float8 AS waited)
+    SELECT u.dag, u.name, u.attempts, u.lease, u.deadline, u.seq, u.now, u.dependents, u.args, u.deps, u.waited,
+           coalesce(r.names, '{}'), coalesce(r.results, '{}')
+      FROM u
+     CROSS JOIN LATERAL (SELECT array_agg(x.name ORDER BY x.name) AS names, array_agg(x.result ORDER BY x.name) AS results
+                           FROM unnest(u.deps) AS n(name)
                           CROSS JOIN LATERAL (SELECT d.name, d.result FROM dagq_tasks d
-                                               WHERE d.dag = t.dag AND d.name = n.name OFFSET 0) AS r
-                          WHERE r.result IS NOT NULL ORDER BY r.name)
-               ELSE '{}'::text[] END,
-               CASE WHEN p_results THEN
-                   ARRAY(SELECT r.result FROM unnest(t.deps) AS n(name)
-                          CROSS JOIN LATERAL (SELECT d.name, d.result FROM dagq_tasks d
-                                               WHERE d.dag = t.dag AND d.name = n.name OFFSET 0) AS r
-                          WHERE r.result IS NOT NULL ORDER BY r.name)
-               ELSE '{}'::bytea[] END)
-    SELECT * FROM u;
+                                               WHERE d.dag = u.dag AND d.name = n.name OFFSET 0) AS x
+                          WHERE p_results AND x.result IS NOT NULL) AS r;
 END
 $$;
