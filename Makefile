@@ -134,7 +134,7 @@ clean:
 ## whole suite on a 2-core machine (a third of it dfs at n = 10^5), so the default COUNT=10 takes
 ## about 2 1/2 hours. BENCH_ALL=1 also runs the combinations predicted to take over bench.Budget,
 ## which are skipped otherwise. The durable queue's benchmarks, which start Postgres clusters, are
-## left out: BenchmarkDurable is make bench-durable's, BenchmarkDurableEnqueue go test's.
+## left out: BenchmarkDurable and BenchmarkDurableEnqueue are make bench-durable's.
 ## A pass may take up to 2 hours (go test's -timeout) before it counts as hung.
 BENCH     ?= .
 COUNT     ?= 10
@@ -239,7 +239,8 @@ bench-check:
 	$(GO) run ./bench/check -threshold $(CHECK_THRESHOLD) -instr-threshold $(CHECK_INSTR_THRESHOLD) $(CHECK_SMOKE) "$$dir/old.txt" "$$dir/new.txt"
 
 ## bench-durable: run BenchmarkDurable (dagq's durable queue and River, tuned and at its defaults,
-## burning down 10^4 tasks on throwaway Postgres clusters with fsync on and off) COUNT_DURABLE
+## burning down 10^4 tasks on throwaway Postgres clusters with fsync on and off) and
+## BenchmarkDurableEnqueue (10^4 tasks in one call, dagq's and River's) COUNT_DURABLE
 ## times, interleaved, into bench/results/durable/NAME.txt, then rewrite bench/RESULTS.md from the
 ## newest bench/results file and it (5 to 8 minutes a pass, by the machine)
 COUNT_DURABLE ?= 6
@@ -253,7 +254,7 @@ bench-durable:
 	  echo "load-start: $$(cut -d' ' -f1-3 /proc/loadavg)"; } > "$$part"; \
 	for i in $$(seq $(COUNT_DURABLE)); do \
 		echo "bench-durable: pass $$i of $(COUNT_DURABLE) (follow it in $$pass)" >&2; \
-		$(GO) test ./bench -run '^$$' -bench '^BenchmarkDurable$$' -benchtime 1x -count 1 -timeout 1h > "$$pass" 2>&1 || { cat "$$pass" >&2; exit 1; }; \
+		$(GO) test ./bench -run '^$$' -bench '^BenchmarkDurable(Enqueue)?$$' -benchtime 1x -count 1 -timeout 1h > "$$pass" 2>&1 || { cat "$$pass" >&2; exit 1; }; \
 		if [ "$$i" = 1 ]; then grep -E '^(goos|goarch|cpu|pkg): ' "$$pass" >> "$$part" || true; fi; \
 		grep '^BenchmarkDurable' "$$pass" >> "$$part"; \
 	done; \

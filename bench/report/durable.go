@@ -13,9 +13,18 @@ import (
 )
 
 // durableBench is the base name of the durable queue's benchmark,
-// BenchmarkDurable/impl=…/shape=…/workers=…; its results get a section of
-// their own, and the cycle-check tables leave them out.
-const durableBench = "Durable"
+// BenchmarkDurable/impl=…/shape=…/workers=…, and enqueueBench that of its
+// enqueue, BenchmarkDurableEnqueue/impl=…/shape=…/stats=…; their results
+// get a section of their own, and the cycle-check tables leave them out.
+const (
+	durableBench = "Durable"
+	enqueueBench = "DurableEnqueue"
+)
+
+// enqueueGoal is the goal of the durable queue's enqueue: a 10⁴-task
+// random DAG in one call at this many tasks a second, on a fresh database
+// and on analyzed tables.
+const enqueueGoal = 20_000
 
 // The units of BenchmarkDurable, as benchfmt tidies them.
 const (
@@ -46,11 +55,21 @@ type durableData struct {
 	fsyncs, impls, shapes []string
 	workers               []int
 	cells                 map[durableCell]map[string]measure
+	// enqueue is BenchmarkDurableEnqueue's tasks/s, by cell, its cells in
+	// the order the files first name them (dagq first).
+	enqueue      map[enqueueCell]measure
+	enqueueCells []enqueueCell
 }
 
-// isDurable reports whether a result is of BenchmarkDurable.
+// An enqueueCell names one enqueue run: an implementation submitting a
+// shape, on a fresh database or on analyzed tables (stats).
+type enqueueCell struct{ impl, shape, stats string }
+
+// isDurable reports whether a result is of BenchmarkDurable or
+// BenchmarkDurableEnqueue.
 func isDurable(res *benchfmt.Result) bool {
-	return string(res.Name.Base()) == durableBench
+	base := string(res.Name.Base())
+	return base == durableBench || base == enqueueBench
 }
 
 // readDurable reads the BenchmarkDurable results of the files at paths and
@@ -78,12 +97,30 @@ func readDurable(paths []string) (*durableData, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &durableData{cells: map[durableCell]map[string]measure{}}
+	statsProj, err := parser.Parse("/stats", nil)
+	if err != nil {
+		return nil, err
+	}
+	d := &durableData{cells: map[durableCell]map[string]measure{}, enqueue: map[enqueueCell]measure{}}
 	samples := map[durableCell]map[string][]float64{}
+	enqueued := map[enqueueCell][]float64{}
 	files := benchfmt.Files{Paths: paths}
 	for files.Scan() {
 		res, ok := files.Result().(*benchfmt.Result)
 		if !ok || !isDurable(res) {
+			continue
+		}
+		if string(res.Name.Base()) == enqueueBench {
+			c := enqueueCell{implProj.Project(res).StringValues(), shapeProj.Project(res).StringValues(), statsProj.Project(res).StringValues()}
+			units := unitProj.ProjectValues(res)
+			for i, v := range res.Values {
+				if units[i].Get(unitField) == unitTasks && c.impl != "" {
+					if _, ok := enqueued[c]; !ok {
+						d.enqueueCells = append(d.enqueueCells, c)
+					}
+					enqueued[c] = append(enqueued[c], v.Value)
+				}
+			}
 			continue
 		}
 		workers, err := strconv.Atoi(workersProj.Project(res).StringValues())
@@ -118,7 +155,7 @@ func readDurable(paths []string) (*durableData, error) {
 	if err := files.Err(); err != nil {
 		return nil, err
 	}
-	if len(samples) == 0 {
+	if len(samples) == 0 && len(enqueued) == 0 {
 		return nil, nil
 	}
 	slices.Sort(d.workers)
@@ -129,7 +166,14 @@ func readDurable(paths []string) (*durableData, error) {
 	}
 	slices.SortStableFunc(d.impls, first(implDagq))
 	slices.SortStableFunc(d.fsyncs, first("on"))
+	slices.SortStableFunc(d.enqueueCells, func(a, b enqueueCell) int { return first(implDagq)(a.impl, b.impl) })
 	thresholds := benchmath.DefaultThresholds
+	for c, vs := range enqueued {
+		d.enqueue[c] = measure{
+			Summary: benchmath.AssumeNothing.Summary(benchmath.NewSample(vs, &thresholds), confidence),
+			samples: len(vs),
+		}
+	}
 	for c, units := range samples {
 		d.cells[c] = map[string]measure{}
 		for u, vs := range units {
@@ -199,9 +243,38 @@ func (d *durableData) writeMarkdown(out io.Writer) (err error) {
 		}
 	}
 
+	if len(d.enqueueCells) > 0 {
+		p("\n### Durable · enqueue\n\n")
+		p("BenchmarkDurableEnqueue submits 10⁴ tasks in one call, committed: dagq the random DAG (up to three earlier\n")
+		p("tasks each, arriving shuffled) with Queue.SubmitAll, River as many independent jobs with InsertMany; on the\n")
+		p("fsync-off cluster, on a database whose tables were never analyzed (fresh) and on analyzed ones; see\n")
+		p("bench/durable_enqueue_test.go. ÷ river is dagq's tasks/s over River's on the same statistics.\n\n")
+		header := []string{"impl", "shape", "stats", "tasks/s", "±", "÷ river", "runs"}
+		var rows [][]string
+		for _, c := range d.enqueueCells {
+			m := d.enqueue[c]
+			vs := "—"
+			for _, r := range d.enqueueCells {
+				if c.impl != implRiver && r.impl == implRiver && r.stats == c.stats && d.enqueue[r].Center > 0 {
+					vs = ratio(m.Center / d.enqueue[r].Center)
+				}
+			}
+			rows = append(rows, []string{c.impl, c.shape, c.stats, count(m.Center), m.PctRangeString(), vs, strconv.Itoa(m.samples)})
+		}
+		table(w, header, "lllrrrr", rows)
+	}
+
 	p("\n### Durable goals\n\n")
 	header := []string{"goal", "fsync", "workers", "dagq", "against", "ratio", "verdict"}
 	var rows [][]string
+	for _, c := range d.enqueueCells {
+		if c.impl != implDagq {
+			continue
+		}
+		m := d.enqueue[c]
+		rows = append(rows, []string{fmt.Sprintf("enqueue ≥ %s tasks/s, %s, %s", thousands(enqueueGoal), c.shape, c.stats), "off", "—",
+			count(m.Center), thousands(enqueueGoal) + " (goal)", ratio(m.Center / enqueueGoal), verdictOf(m.Center >= enqueueGoal).String()})
+	}
 	for _, fsync := range d.fsyncs {
 		for _, peer := range []struct{ impl, name string }{{implRiver, "River"}, {implRiverDefaults, "River at its defaults"}} {
 			for _, n := range d.workers {

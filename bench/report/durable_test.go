@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -76,6 +79,72 @@ func TestDurableFsyncAndRiverDefaults(t *testing.T) {
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report lacks %q", want)
+		}
+	}
+}
+
+// durableEnqueueRuns is a real run of BenchmarkDurable's fsync-on level at
+// four workers and of BenchmarkDurableEnqueue, three passes each.
+const durableEnqueueRuns = "testdata/durable-enqueue.txt"
+
+// TestDurableEnqueue: the enqueue's results get a table of their own, each
+// dagq cell beside River's on the same statistics, and a goal row a
+// statistics setting, judged against 20,000 tasks/s; they stay out of the
+// burn-down tables.
+func TestDurableEnqueue(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{durableEnqueueRuns}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, &stderr)
+	}
+	golden.Check(t, "testdata/durable-enqueue.md", stdout.Bytes(), "go test ./bench/report -update")
+	md := stdout.String()
+	for _, want := range []string{
+		"### Durable · enqueue",
+		"| dagq | random | fresh |",
+		"| river | independent | analyzed |",
+		"| enqueue ≥ 20,000 tasks/s, random, fresh | off | — |",
+		"| enqueue ≥ 20,000 tasks/s, random, analyzed | off | — |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "### Durable · random") || strings.Contains(md, "stats=") {
+		t.Errorf("an enqueue result leaked into the burn-down tables:\n%s", md)
+	}
+}
+
+// TestDurableEnqueueGoalIsJudged: the goal's verdict follows the median,
+// met at 20,000 tasks/s and not below.
+func TestDurableEnqueueGoalIsJudged(t *testing.T) {
+	for _, tt := range []struct {
+		rates   []string
+		verdict string
+	}{
+		{[]string{"19000", "19999", "25000"}, "not met"},
+		{[]string{"20000", "20000", "1000"}, "met"},
+	} {
+		var file strings.Builder
+		for _, r := range tt.rates {
+			fmt.Fprintf(&file, "BenchmarkDurableEnqueue/impl=dagq/shape=random/stats=fresh-2 1 500000000 ns/op %s tasks/s\n", r)
+		}
+		path := filepath.Join(t.TempDir(), "enqueue.txt")
+		if err := os.WriteFile(path, []byte(file.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		if err := run([]string{path}, &stdout, &stderr); err != nil {
+			t.Fatalf("%v\n%s", err, &stderr)
+		}
+		want := "| enqueue ≥ 20,000 tasks/s, random, fresh | off | — |"
+		var row string
+		for _, l := range strings.Split(stdout.String(), "\n") {
+			if strings.HasPrefix(l, want) {
+				row = l
+			}
+		}
+		if !strings.HasSuffix(row, "| "+tt.verdict+" |") {
+			t.Errorf("rates %v: goal row %q, want the verdict %q", tt.rates, row, tt.verdict)
 		}
 	}
 }
