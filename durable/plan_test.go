@@ -22,12 +22,7 @@ import (
 // ctid, with no sequential or bitmap scan, whatever the statistics say.
 func TestTheHandOutKeepsOnePlan(t *testing.T) {
 	ctx := context.Background()
-	url := newURL(t)
-	db, err := durable.Open(ctx, url, durable.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, durable.Options{})
 	for d := range 20 {
 		q, err := db.Queue(ctx, fmt.Sprint("dag", d), core.Config{MaxAttempts: 3})
 		if err != nil {
@@ -41,7 +36,7 @@ func TestTheHandOutKeepsOnePlan(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg, err := pgx.ParseConfig(url)
+	cfg, err := pgx.ParseConfig(db.Pool().Config().ConnString())
 	if err != nil {
 		t.Fatal(err)
 	}
