@@ -42,10 +42,9 @@ type handout struct {
 // FOR UPDATE SKIP LOCKED, so that workers running at once take different
 // tasks and never wait for one another, and keeps one plan, so that a fetch
 // is not planned again each time; none of a DAG paused by a move (see
-// [Sharded.Move]). It
-// returns them in READY order, each with its arguments and its
-// dependencies (deps), and with results, what those recorded, read by the
-// same statement: a worker's hand-out is one round trip.
+// [Sharded.Move]). It returns them in READY order, each with its arguments
+// and its dependencies (deps), and with results, what those recorded, read
+// by the same statement: a worker's hand-out is one round trip.
 func (db *DB) next(ctx context.Context, dag string, n int, holder string, results bool) (hs []handout, err error) {
 	err = againOnConflict(func() error {
 		hs, err = db.next1(ctx, dag, n, holder, results)
