@@ -181,7 +181,7 @@ func keepShot(t testing.TB, ctx context.Context, name string) {
 // covers neither the task nor the popover, whose buttons stay where a
 // finger reaches them.
 func TestTheTaskDetailBesideAPopoverOnAPhone(t *testing.T) {
-	ctx := phoneWithARunning(t)
+	ctx := phoneAt(t, 6, "RUNNING")
 	touchAt(t, ctx, centre(t, ctx, `#graph g[data-task="a"] > rect`))
 	waitFor(t, ctx, `!document.querySelector('#task-panel').hidden && !document.querySelector('#popover').hidden`)
 	settle(t, ctx)

@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
@@ -45,16 +46,16 @@ func centre(t testing.TB, ctx context.Context, sel string) [2]float64 {
 	return [2]float64{xy[0], xy[1]}
 }
 
-// phoneWithARunning opens diamond-redrive at step 6, where a is RUNNING,
-// on a 390×844 touch screen.
-func phoneWithARunning(t *testing.T) context.Context {
+// phoneAt opens diamond-redrive at step on a 390×844 touch screen, once it
+// has checked that task a is in state there.
+func phoneAt(t *testing.T, step int, state string) context.Context {
 	t.Helper()
 	ctx, base := playground(t)
 	phone(t, ctx)
-	open(t, ctx, base, "/?scenario=diamond-redrive&step=6")
+	open(t, ctx, base, fmt.Sprintf("/?scenario=diamond-redrive&step=%d", step))
 	settle(t, ctx)
-	if got := states(t, ctx)["a"]; got != "RUNNING" {
-		t.Fatalf("a is %s at step 6, want RUNNING", got)
+	if got := states(t, ctx)["a"]; got != state {
+		t.Fatalf("a is %s at step %d, want %s", got, step, state)
 	}
 	return ctx
 }
@@ -65,10 +66,7 @@ func phoneWithARunning(t *testing.T) context.Context {
 // the controls are targets of 44 px at least; a tap on a task moves
 // nothing under the finger and leaves no highlight behind.
 func TestThePhoneLayout(t *testing.T) {
-	ctx, base := playground(t)
-	phone(t, ctx)
-	open(t, ctx, base, "/?scenario=diamond-redrive&step=6")
-	settle(t, ctx)
+	ctx := phoneAt(t, 6, "RUNNING")
 
 	// The timeline is on the screen, from the first view.
 	if bottom := eval[float64](t, ctx, `document.querySelector('#step-forward').getBoundingClientRect().bottom`); bottom > 844 {
@@ -121,13 +119,7 @@ func TestThePhoneLayout(t *testing.T) {
 // page was retitled "Your script", a line shorter, and the drawing moved
 // 22 px up under the finger; the title stays, and nothing moves.
 func TestATapThatActsMovesNothing(t *testing.T) {
-	ctx, base := playground(t)
-	phone(t, ctx)
-	open(t, ctx, base, "/?scenario=diamond-redrive&step=5")
-	settle(t, ctx)
-	if got := states(t, ctx)["a"]; got != "READY" {
-		t.Fatalf("a is %s at step 5, want READY", got)
-	}
+	ctx := phoneAt(t, 5, "READY")
 	title := text(t, ctx, "#scenario-title")
 	at := centre(t, ctx, `#graph g[data-task="a"] > rect`)
 	touchAt(t, ctx, at)

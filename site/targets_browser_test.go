@@ -80,7 +80,7 @@ func TestEveryTargetOnAPhoneIsBigEnough(t *testing.T) {
 // tap within 10 px or so of a button to it; playground.TaskAtTap makes the
 // 44 px hold wherever a browser does less.)
 func TestATaskIsAFingersTargetOnAPhone(t *testing.T) {
-	ctx := phoneWithARunning(t)
+	ctx := phoneAt(t, 6, "RUNNING")
 	rect := func(task string) []float64 {
 		return eval[[]float64](t, ctx, `(r => [r.left, r.top, r.width, r.height])(document.querySelector('#graph g[data-task="`+task+`"] > rect').getBoundingClientRect())`)
 	}
