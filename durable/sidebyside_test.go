@@ -224,6 +224,17 @@ func (p *pair) next() {
 	}
 }
 
+// submitAny submits a task of names chosen by rng, waiting on up to most
+// others of names (a name may come twice, or be the task's own).
+func (p *pair) submitAny(rng *rand.Rand, names []string, most int) {
+	task := names[rng.IntN(len(names))]
+	var deps []string
+	for range rng.IntN(most + 1) {
+		deps = append(deps, names[rng.IntN(len(names))])
+	}
+	p.submit(task, deps...)
+}
+
 // lease picks a lease handed out before, current or not.
 func (p *pair) lease(rng *rand.Rand) ([2]core.Lease, bool) {
 	if len(p.leases) == 0 {
@@ -345,12 +356,7 @@ func TestDurableMatchesInMemoryOnRandomOperations(t *testing.T) {
 		for range ops {
 			switch k := rng.IntN(22); {
 			case k < 6:
-				task := names[rng.IntN(len(names))]
-				var deps []string
-				for range rng.IntN(4) {
-					deps = append(deps, names[rng.IntN(len(names))])
-				}
-				p.submit(task, deps...)
+				p.submitAny(rng, names, 3)
 			case k < 10:
 				p.next()
 			case k < 13:
@@ -418,12 +424,7 @@ func TestDurableMatchesInMemoryOperatingTheDLQ(t *testing.T) {
 		for range ops {
 			switch k := rng.IntN(20); {
 			case k < 4:
-				task := names[rng.IntN(len(names))]
-				var deps []string
-				for range rng.IntN(3) {
-					deps = append(deps, names[rng.IntN(len(names))])
-				}
-				p.submit(task, deps...)
+				p.submitAny(rng, names, 2)
 			case k < 7:
 				p.next()
 			case k < 8:
