@@ -104,6 +104,7 @@ func (t *txn) lockThenLast(queue func(b *pgx.Batch), read func(br pgx.BatchResul
 	return t.lockSend(queue, read, true)
 }
 
+// lockSend is lockThen, or with last lockThenLast.
 func (t *txn) lockSend(queue func(b *pgx.Batch), read func(br pgx.BatchResults) error, last bool) error {
 	b := &pgx.Batch{}
 	b.Queue("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", t.dag)
