@@ -100,6 +100,7 @@ func planFaults(plan string) []string {
 	// The conditions each index may be scanned with: all of its key.
 	keys := map[string][]string{
 		"dagq_tasks_pkey":      {".dag = ", ".name = "},
+		"dagq_tasks_results":   {".dag = ", ".name = "},
 		"dagq_edges_pkey":      {".dag = ", ".dep = "},
 		"dagq_dags_pkey":       {".dag = "},
 		"dagq_tasks_dag_ready": {".dag = $"},
