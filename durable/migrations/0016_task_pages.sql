@@ -3,7 +3,7 @@
 -- each, fsync on, 100 workers), where a task cost the server about twice
 -- what an independent one does:
 --
---   1. dagq_tasks keeps a quarter of each page free (fillfactor 70), so
+--   1. dagq_tasks keeps 30% of each page free (fillfactor 70), so
 --      that an update that changes no indexed column — a dependent's
 --      count of dependencies left going down, the most frequent update of
 --      a DAG's tasks — can stay on its page as a heap-only tuple, adding
@@ -12,7 +12,9 @@
 --   2. A hand-out reads its dependencies' results (dagq_next, 0015) by
 --      dagq_tasks_results, an index of only the tasks that recorded one,
 --      where it looked up every dependency by its primary key: most tasks
---      record no result, and most lookups now find an empty index.
+--      record no result, and most lookups now find an empty index. The
+--      lookup's own condition keeps out the dependencies without one,
+--      which 0015 filtered after the lookup.
 --
 -- dagq_next is otherwise 0015's.
 ALTER TABLE dagq_tasks SET (fillfactor = 70);
@@ -76,6 +78,6 @@ BEGIN
                            FROM unnest(u.deps) AS n(name)
                           CROSS JOIN LATERAL (SELECT d.name, d.result FROM dagq_tasks d
                                                WHERE d.dag = u.dag AND d.name = n.name AND d.result IS NOT NULL OFFSET 0) AS x
-                          WHERE p_results AND x.result IS NOT NULL) AS r;
+                          WHERE p_results) AS r;
 END
 $$;
