@@ -44,6 +44,7 @@ type app struct {
 	live      *liveView    // the live DAG's view (wq serve --db)
 
 	scrolls []scrollWrite // scroll positions to set in the next frame (scrollLater)
+	steady  *steady       // what keeps its height while play runs
 
 	gen     int    // drawing generation; see later
 	shown   int    // the step drawn last; -1 before the first drawing
@@ -105,6 +106,7 @@ func newApp() *app {
 	a.practice = newPractice(a)
 	a.interview = newInterview(a)
 	a.live = newLiveView(a)
+	a.steady = newSteady()
 	crashed = a.crash
 	return a
 }
@@ -281,6 +283,9 @@ func (a *app) render(animate bool) {
 	appendTo(a.el.caption, document.Call("createTextNode", c.Text))
 	toggleClass(a.el.caption, "refused", c.Refused)
 
+	if a.tl.playing {
+		a.steady.hold()
+	}
 	a.shown = k
 	setData(a.el.body, "step", strconv.Itoa(k))
 	setData(a.el.body, "renderMs", strconv.FormatFloat(now()-start, 'f', 1, 64))

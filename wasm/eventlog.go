@@ -77,14 +77,15 @@ func (l *eventLog) wire() {
 }
 
 // render lists the events of session s up to the step shown, the newest
-// step's highlighted and scrolled into view. One step forward adds that
-// step's lines and drops the earliest, one step back the reverse; any
-// other move (or a graph laid out again, relaid) lists the log afresh.
+// step's highlighted and scrolled into view. Steps forward (one, or the
+// few a slow frame of play skips) add their lines and drop the earliest,
+// one step back the reverse; any other move (or a graph laid out again,
+// relaid) lists the log afresh.
 func (l *eventLog) render(s *session.Session, relaid bool) {
 	a := l.a
 	same := a.shown >= 0 && l.of == s && !relaid
 	k := s.Cursor()
-	forward, back := same && k == a.shown+1, same && k == a.shown-1
+	forward, back := same && k > a.shown, same && k == a.shown-1
 	l.of = s
 	list := l.el.list
 	var lines []session.LogEntry
@@ -92,7 +93,7 @@ func (l *eventLog) render(s *session.Session, relaid bool) {
 	remove := 0
 	switch {
 	case forward:
-		lines, more = a.p.LogStep()
+		lines, more = a.p.LogSince(a.shown)
 		for _, li := range jsList(list.Call("querySelectorAll", "li.current")) {
 			removeClass(li, "current")
 		}

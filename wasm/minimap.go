@@ -24,6 +24,9 @@ type minimap struct {
 	queued    bool
 	img       []byte           // the dots' pixels
 	dotList   []playground.Dot // the tasks, as dots
+	hidden    bool             // the canvas is hidden
+	drawn     playground.Rect  // the frame drawn last, with the dots of dotsAt
+	drawnAt   float64          // the dots' dotsAt when the frame was drawn
 }
 
 // minimapEvery is how often, at most, the dots are drawn again: a step at
@@ -31,7 +34,7 @@ type minimap struct {
 const minimapEvery = 200 * time.Millisecond
 
 func newMinimap(d *drawing) *minimap {
-	return &minimap{d: d, canvas: byID("minimap"), dots: document.Call("createElement", "canvas")}
+	return &minimap{d: d, canvas: byID("minimap"), dots: document.Call("createElement", "canvas"), hidden: true}
 }
 
 // wire makes a click on the minimap scroll the drawing there.
@@ -65,7 +68,11 @@ func (mm *minimap) draw() {
 	d := mm.d
 	l, z, v := d.g.layout, d.g.scale, d.view()
 	show := playground.ShowMinimap(l.Width, l.Height, z, v.Width, v.Height)
-	setHidden(mm.canvas, !show)
+	if mm.hidden != !show {
+		// Written only when it changes: each write restyles the page.
+		mm.hidden = !show
+		setHidden(mm.canvas, mm.hidden)
+	}
 	if !show {
 		return
 	}
@@ -93,11 +100,15 @@ func (mm *minimap) draw() {
 			mm.drawDots()
 		}
 	}
+	f := m.Frame(playground.Seen(v, d.svgX, d.svgY, z))
+	if !resized && f == mm.drawn && mm.dotsAt == mm.drawnAt {
+		return // nothing to draw anew: a step that changed no dot yet
+	}
+	mm.drawn, mm.drawnAt = f, mm.dotsAt
 	ctx := mm.canvas.Call("getContext", "2d")
 	ctx.Call("setTransform", 1, 0, 0, 1, 0, 0)
 	ctx.Call("clearRect", 0, 0, mm.canvas.Get("width"), mm.canvas.Get("height"))
 	ctx.Call("drawImage", mm.dots, 0, 0)
-	f := m.Frame(playground.Seen(v, d.svgX, d.svgY, z))
 	ctx.Call("setTransform", dpr, 0, 0, dpr, 0, 0)
 	ctx.Set("fillStyle", "rgba(0, 114, 178, 0.14)")
 	ctx.Call("fillRect", f.X0, f.Y0, f.X1-f.X0, f.Y1-f.Y0)

@@ -181,5 +181,6 @@ func (tl *timeline) pause() {
 	tl.playing = false
 	tl.playGen++
 	toggleClass(tl.a.d.g.svg, "quick", false)
+	tl.a.steady.release()
 	tl.render()
 }

@@ -564,10 +564,10 @@ func TestGuardRecoversAndReports(t *testing.T) {
 	}
 }
 
-// TestLogStepExtendsTheLog is a property test: the log of step k-1 with
-// the lines of step k added, and the earliest dropped to keep LogLimit, is
-// the log of step k.
-func TestLogStepExtendsTheLog(t *testing.T) {
+// TestLogSinceExtendsTheLog is a property test: the log of step j < k
+// with the lines of steps j+1 to k added, and the earliest dropped to keep
+// LogLimit, is the log of step k.
+func TestLogSinceExtendsTheLog(t *testing.T) {
 	t.Parallel()
 	p := open(t, "?scenario=wide-1000", "")
 	seed := rand.Uint64()
@@ -577,18 +577,22 @@ func TestLogStepExtendsTheLog(t *testing.T) {
 		if i == 0 {
 			k = releaseStep(p) // the step of a thousand lines
 		}
-		p.Seek(k - 1)
+		j := k - 1
+		if i%2 == 1 {
+			j = max(0, k-1-rng.IntN(8)) // play that skipped steps
+		}
+		p.Seek(j)
 		before, _ := p.Log()
 		p.Seek(k)
-		add, more := p.LogStep()
+		add, more := p.LogSince(j)
 		if len(add) > playground.LogLimit {
-			t.Fatalf("seed %d, step %d: LogStep gives %d lines, more than the %d the log lists", seed, k, len(add), playground.LogLimit)
+			t.Fatalf("seed %d, steps %d to %d: LogSince gives %d lines, more than the %d the log lists", seed, j, k, len(add), playground.LogLimit)
 		}
 		got := append(slices.Clone(before), add...)
 		got = got[max(0, len(got)-playground.LogLimit):]
 		want, wantMore := p.Log()
 		if !slices.Equal(got, want) || more != wantMore {
-			t.Fatalf("seed %d, step %d: the log grown by LogStep differs (%d lines, %q; want %d, %q)", seed, k, len(got), more, len(want), wantMore)
+			t.Fatalf("seed %d, steps %d to %d: the log grown by LogSince differs (%d lines, %q; want %d, %q)", seed, j, k, len(got), more, len(want), wantMore)
 		}
 	}
 }

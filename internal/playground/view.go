@@ -425,19 +425,26 @@ func (p *Page) Log() (lines []session.LogEntry, more string) {
 	return lines, more
 }
 
-// LogStep returns the log lines of the step shown alone, to be added at
-// the end of the log drawn for the step before it, and what to say then of
-// the lines left out of the whole log (as [Page.Log] says it). A step of
-// more than [LogLimit] lines gives its last LogLimit: the whole log then.
+// LogSince returns the log lines of the steps after from up to the one
+// shown, to be added at the end of the log drawn for step from, and what
+// to say then of the lines left out of the whole log (as [Page.Log] says
+// it). Steps of more than [LogLimit] lines in all give their last
+// LogLimit: the whole log then. Play that skips steps, on a slow frame,
+// adds the lines of all it skipped. A from at or after the step shown gives
+// no lines.
 //
-// The cost is O(steps up to the one shown + min(its lines, LogLimit)).
-func (p *Page) LogStep() (lines []session.LogEntry, more string) {
+// The cost is O(steps up to the one shown + min(their lines, LogLimit)).
+func (p *Page) LogSince(from int) (lines []session.LogEntry, more string) {
 	s := p.s
 	k := s.Cursor()
-	if k == 0 {
+	if k == 0 || from >= k {
 		return nil, ""
 	}
-	lines, omitted := s.Log(min(LogLimit, max(1, len(s.Step(k).Events))))
+	n := 0
+	for j := k; j > max(from, 0) && n < LogLimit; j-- {
+		n += max(1, len(s.Step(j).Events))
+	}
+	lines, omitted := s.Log(min(LogLimit, n))
 	if total := omitted + len(lines); total > LogLimit {
 		more = wording.Plural(total-LogLimit, "earlier line") + " not shown"
 	}
