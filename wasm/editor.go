@@ -231,7 +231,7 @@ func (ed *editor) placeMarkAt(scrollTop float64) {
 	}
 	line := float64(s.Step(k).Command.Line)
 	top := editorPad + (line-1)*editorLine - scrollTop
-	ed.el.mark.Get("style").Set("transform", "translateY("+px(top)+")")
+	ed.el.mark.Get("style").Set("top", px(top))
 }
 
 // showError shows an error of the script ("L:C: message") and selects the

@@ -210,9 +210,10 @@ func (g *graph) setGraph(nodes []render.Node, key string, row int) bool {
 			}
 			nd.x, nd.y = p.X, p.Y
 		} else if p.X != nd.x || p.Y != nd.y {
+			x0, y0 := nd.x, nd.y
 			nd.x, nd.y = p.X, p.Y
 			if nd.drawn {
-				nd.g.Get("style").Set("transform", translate(p))
+				g.place(nd, x0, y0)
 			}
 		}
 		nd.cell = l.Compact[n.Name]
@@ -423,7 +424,6 @@ func appendMarkup(layer js.Value, markup string, n int, each func(i int, el js.V
 
 // nodeMarkup writes a task as it is to be drawn, in place.
 func (g *graph) nodeMarkup(b *strings.Builder, nd *gnode) {
-	l := g.layout
 	name := xmlEscape(nd.name)
 	class := nd.kind
 	if g.marked[nd.name] {
@@ -432,18 +432,60 @@ func (g *graph) nodeMarkup(b *strings.Builder, nd *gnode) {
 	if nd.cell {
 		class += " cell"
 	}
-	b.WriteString(`<g class="` + class + `" data-task="` + name + `" data-state="` + string(nd.state) + `" tabindex="` + g.tabIndex(nd.name) + `" role="button" aria-label="` + xmlEscape(nd.aria) +
-		`" style="transform:` + translate(render.Point{X: nd.x, Y: nd.y}) + `">`)
+	// The task's place is in its parts' coordinates, not a transform of
+	// its group: a thousand groups each with a transform of its own are a
+	// thousand paint chunks, which Chromium layers anew at every step
+	// that paints anything.
+	b.WriteString(`<g class="` + class + `" data-task="` + name + `" data-state="` + string(nd.state) + `" tabindex="` + g.tabIndex(nd.name) + `" role="button" aria-label="` + xmlEscape(nd.aria) + `">`)
 	b.WriteString(`<title>` + xmlEscape(nd.tip) + `</title>`)
+	g.partsMarkup(b, nd)
+	b.WriteString(`</g>`)
+}
+
+// partsMarkup writes the box and texts of a task at its place: a cell of a
+// compact grid is a box alone, its state's colours, its name in the
+// tooltip and the accessible name.
+func (g *graph) partsMarkup(b *strings.Builder, nd *gnode) {
+	l := g.layout
 	if nd.cell {
-		// A cell of a compact grid: its state's colours, its name in the
-		// tooltip and the accessible name.
-		b.WriteString(`<rect x="` + num(-l.CellW/2) + `" y="` + num(-l.CellH/2) + `" width="` + num(l.CellW) + `" height="` + num(l.CellH) + `" rx="4"/></g>`)
+		b.WriteString(`<rect x="` + num(nd.x-l.CellW/2) + `" y="` + num(nd.y-l.CellH/2) + `" width="` + num(l.CellW) + `" height="` + num(l.CellH) + `" rx="4"/>`)
 		return
 	}
-	b.WriteString(`<rect x="` + num(-l.NodeW/2) + `" y="` + num(-l.NodeH/2) + `" width="` + num(l.NodeW) + `" height="` + num(l.NodeH) + `" rx="8"/>`)
-	b.WriteString(`<text class="name" y="-4">` + xmlEscape(shorten(nd.name, 17)) + `</text>`)
-	b.WriteString(`<text class="state" y="13">` + xmlEscape(nd.subText) + `</text></g>`)
+	b.WriteString(`<rect x="` + num(nd.x-l.NodeW/2) + `" y="` + num(nd.y-l.NodeH/2) + `" width="` + num(l.NodeW) + `" height="` + num(l.NodeH) + `" rx="8"/>`)
+	b.WriteString(`<text class="name" x="` + num(nd.x) + `" y="` + num(nd.y-4) + `">` + xmlEscape(shorten(nd.name, 17)) + `</text>`)
+	b.WriteString(`<text class="state" x="` + num(nd.x) + `" y="` + num(nd.y+13) + `">` + xmlEscape(nd.subText) + `</text>`)
+}
+
+// place moves a drawn task from where it was (x0, y0) to its place: its
+// parts are set there, and it glides from the old place to it, by a
+// transform taken off two frames later, once the page has been styled with
+// it (the style sheet's transition animates that).
+func (g *graph) place(nd *gnode, x0, y0 float64) {
+	l := g.layout
+	kids := nd.g.Get("children")
+	w, h := l.NodeW, l.NodeH
+	if nd.cell {
+		w, h = l.CellW, l.CellH
+	}
+	box := kids.Index(1)
+	setAttr(box, "x", num(nd.x-w/2))
+	setAttr(box, "y", num(nd.y-h/2))
+	if !nd.cell {
+		for i, dy := range []float64{-4, 13} {
+			t := kids.Index(2 + i)
+			setAttr(t, "x", num(nd.x))
+			setAttr(t, "y", num(nd.y+dy))
+		}
+	}
+	st := nd.g.Get("style")
+	st.Set("transition", "none")
+	st.Set("transform", translate(render.Point{X: x0 - nd.x, Y: y0 - nd.y}))
+	el := nd.g
+	afterFrames(2, func() {
+		st := el.Get("style")
+		st.Set("transition", "")
+		st.Set("transform", "")
+	})
 }
 
 // parts finds the title and the state label of a task's drawing, once.
