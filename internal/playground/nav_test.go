@@ -112,13 +112,13 @@ func TestWindow(t *testing.T) {
 	t.Parallel()
 	v := playground.Scroll{Left: 1000, Top: 500, Width: 800, Height: 600}
 	r := playground.Window(v, 0, 34, 0.5)
-	if want := (playground.Rect{X0: 1200, Y0: 332, X1: 4400, Y1: 2732}); r != want {
+	if want := (playground.Rect{X0: 1600, Y0: 632, X1: 4000, Y1: 2432}); r != want {
 		t.Fatalf("Window = %+v, want %+v", r, want)
 	}
 	for _, tt := range []struct {
 		x, y float64
 		want bool
-	}{{2000, 1000, true}, {1190, 400, true}, {1100, 400, false}, {2000, 2750, true}, {2000, 2800, false}} {
+	}{{2000, 1000, true}, {1590, 700, true}, {1500, 700, false}, {2000, 2450, true}, {2000, 2500, false}} {
 		if got := r.Holds(tt.x, tt.y, 150, 44); got != tt.want {
 			t.Errorf("Holds(%v, %v) = %v", tt.x, tt.y, got)
 		}
