@@ -20,8 +20,8 @@ type steady struct {
 }
 
 // steadyParts are the parts held, by selector: the counts and the caption
-// above and below the drawing, the READY line and the dead-letter queue,
-// and the panes that hold them.
+// above and below the drawing, the READY line, the dead-letter queue and
+// the cycle check's note, and the panes that hold them.
 var steadyParts = []string{"#counts", "#caption", ".stage-pane", "#ready-line", "#dlq-console", "#dlq", "#visits-note", ".side-pane"}
 
 func newSteady() *steady {
