@@ -231,6 +231,16 @@ func eval[T any](t testing.TB, ctx context.Context, expr string) T {
 	return v
 }
 
+// evalAwait returns the value a JavaScript promise resolves to.
+func evalAwait[T any](t testing.TB, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
 // states returns the drawn state of every task.
 func states(t testing.TB, ctx context.Context) map[string]string {
 	t.Helper()

@@ -49,6 +49,8 @@ type app struct {
 	gen     int    // drawing generation; see later
 	shown   int    // the step drawn last; -1 before the first drawing
 	pending func() // the end of the last step's animation, if still to come
+	untold  bool   // the step drawn now is not told in the page's text (playground.Pace.Tells)
+	told    bool   // the step drawn last is told in the page's text
 	drawn   bool   // the first drawing is done
 	address string // the address last written
 	addrGen int    // counts drawings; the address is written once they pause
@@ -230,7 +232,9 @@ func (a *app) describe() {
 // render draws the page at its step. animate, for a single step forward,
 // plays the step's changes one after another, nearest first; otherwise the
 // page is set at once (colours still fade). Only the tasks the step
-// changed are restyled, unless the graph was laid out again.
+// changed are restyled, unless the graph was laid out again. The step is
+// told in the page's text too (tell), unless play too fast to read draws
+// it without (untold; the pause tells it).
 func (a *app) render(animate bool) {
 	start := now()
 	a.flushScrolls()
@@ -260,6 +264,36 @@ func (a *app) render(animate bool) {
 		a.showBanner(b.Kind, b.Text)
 	}
 
+	if a.untold && !relaid {
+		a.told = false
+	} else {
+		a.tell(relaid, chips)
+	}
+	a.shown = k
+	setData(a.el.body, "step", strconv.Itoa(k))
+	setData(a.el.body, "renderMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
+	a.setAddress()
+	if !a.drawn {
+		a.drawn = true
+		setHidden(a.el.boot, true)
+		afterPaint(func() {
+			// firstDrawMs is when the first drawing was on screen, from
+			// the start of navigation.
+			setData(a.el.body, "firstDrawMs", strconv.Itoa(int(now())))
+			setData(a.el.body, "ready", "1")
+		})
+	}
+}
+
+// tell tells the step shown in the page's text: the READY line, the
+// dead-letter queue and its console, the event log, the counts, the
+// timeline, the clock, a task's detail, the editor's line and the
+// caption. chips are where the READY line's chips were before the step,
+// when it is animated; relaid, that the graph was laid out again.
+func (a *app) tell(relaid bool, chips map[string]pos) {
+	p := a.p
+	s := p.Session()
+	k := s.Cursor()
 	var events []core.Event
 	if k > 0 {
 		events = s.Step(k).Events
@@ -282,23 +316,17 @@ func (a *app) render(animate bool) {
 	}
 	appendTo(a.el.caption, document.Call("createTextNode", c.Text))
 	toggleClass(a.el.caption, "refused", c.Refused)
-
 	if a.tl.playing {
 		a.steady.hold()
 	}
-	a.shown = k
-	setData(a.el.body, "step", strconv.Itoa(k))
-	setData(a.el.body, "renderMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
-	a.setAddress()
-	if !a.drawn {
-		a.drawn = true
-		setHidden(a.el.boot, true)
-		afterPaint(func() {
-			// firstDrawMs is when the first drawing was on screen, from
-			// the start of navigation.
-			setData(a.el.body, "firstDrawMs", strconv.Itoa(int(now())))
-			setData(a.el.body, "ready", "1")
-		})
+	a.told = true
+}
+
+// tellLate tells the step shown in the page's text if play drew it
+// without (playground.Pace.Tells): when play pauses.
+func (a *app) tellLate() {
+	if !a.told {
+		a.tell(false, nil)
 	}
 }
 

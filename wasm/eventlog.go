@@ -16,6 +16,7 @@ import (
 type eventLog struct {
 	a  *app
 	of *session.Session // the session whose log is listed
+	at int              // the step it is listed to
 
 	el struct{ list, more js.Value }
 }
@@ -77,23 +78,25 @@ func (l *eventLog) wire() {
 }
 
 // render lists the events of session s up to the step shown, the newest
-// step's highlighted and scrolled into view. Steps forward (one, or the
-// few a slow frame of play skips) add their lines and drop the earliest,
-// one step back the reverse; any other move (or a graph laid out again,
-// relaid) lists the log afresh.
+// step's highlighted and scrolled into view. Steps forward from the step
+// listed (one, or the few that play skips on a slow frame or draws
+// without telling) add their lines and drop the earliest, one step back
+// the reverse; any other move (or a graph laid out again, relaid) lists
+// the log afresh.
 func (l *eventLog) render(s *session.Session, relaid bool) {
 	a := l.a
 	same := a.shown >= 0 && l.of == s && !relaid
 	k := s.Cursor()
-	forward, back := same && k > a.shown, same && k == a.shown-1
-	l.of = s
+	from := l.at
+	forward, back := same && k > from, same && k == from-1
+	l.of, l.at = s, k
 	list := l.el.list
 	var lines []session.LogEntry
 	var more string
 	remove := 0
 	switch {
 	case forward:
-		lines, more = a.p.LogSince(a.shown)
+		lines, more = a.p.LogSince(from)
 		for _, li := range jsList(list.Call("querySelectorAll", "li.current")) {
 			removeClass(li, "current")
 		}

@@ -145,6 +145,7 @@ func (tl *timeline) tick(gen int) {
 	// Too fast to animate, the tasks' colours change without fading.
 	toggleClass(a.d.g.svg, "quick", !pace.Animated())
 	followed := time.Duration(-1) // when a step was last followed into view
+	told := time.Duration(-1)     // when a step was last told in the page's text
 	var frame func()
 	frame = func() {
 		if !tl.playing || gen != tl.playGen {
@@ -160,10 +161,14 @@ func (tl *timeline) tick(gen int) {
 			if follow {
 				followed = at
 			}
+			tell := pace.Tells(at, told)
+			if tell {
+				told = at
+			}
 			a.p.Seek(k)
-			a.d.holdFollow = !follow
+			a.d.holdFollow, a.untold = !follow, !tell
 			a.render(animate)
-			a.d.holdFollow = false
+			a.d.holdFollow, a.untold = false, false
 		}
 		if k == s.Len() {
 			tl.pause()
@@ -181,6 +186,7 @@ func (tl *timeline) pause() {
 	tl.playing = false
 	tl.playGen++
 	toggleClass(tl.a.d.g.svg, "quick", false)
+	tl.a.tellLate()
 	tl.a.steady.release()
 	tl.render()
 }

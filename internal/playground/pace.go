@@ -45,3 +45,20 @@ const FollowEvery = time.Second
 func (p Pace) Follows(now, last time.Duration) bool {
 	return p.Animated() || last < 0 || now-last >= FollowEvery
 }
+
+// TellEvery is how often, at most, play too fast to animate its steps
+// brings the page's text up to date (see Pace.Tells).
+const TellEvery = 250 * time.Millisecond
+
+// Tells reports whether the step play draws at now is told in the page's
+// text as well as drawn: its counts, caption, clock, READY line,
+// dead-letter queue, event log and timeline; the last step told having
+// been drawn at last (negative for none yet). Play that animates its
+// steps tells every one; faster, the first and then one every TellEvery
+// at most. At 16× the text would change twenty times a second, too fast
+// to read, and on a loaded machine its layout and paint cost a step more
+// than its drawing does. Every step is drawn all the same, and a pause
+// tells the step it stops at.
+func (p Pace) Tells(now, last time.Duration) bool {
+	return p.Animated() || last < 0 || now-last >= TellEvery
+}

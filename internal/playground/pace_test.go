@@ -62,3 +62,43 @@ func TestPaceFollows(t *testing.T) {
 		})
 	}
 }
+
+// TestPaceTells: play that animates tells every step in the page's text;
+// at 16× the first step, then one every quarter of a second, and never
+// two within one.
+func TestPaceTells(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	fast, slow := playground.Pace{Interval: 50 * ms}, playground.Pace{Interval: 800 * ms}
+	tests := []struct {
+		name      string
+		p         playground.Pace
+		now, last time.Duration
+		want      bool
+	}{
+		{"AnimatedTellsEveryStep", slow, 1010 * ms, 1000 * ms, true},
+		{"FastTellsTheFirst", fast, 1000 * ms, -1, true},
+		{"FastHoldsWithinAQuarter", fast, 1249 * ms, 1000 * ms, false},
+		{"FastTellsAQuarterOn", fast, 1250 * ms, 1000 * ms, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.Tells(tt.now, tt.last); got != tt.want {
+				t.Fatalf("Tells(%v, %v) at %v a step = %v, want %v", tt.now, tt.last, tt.p.Interval, got, tt.want)
+			}
+		})
+	}
+	// At 16× for 5 s, frame by frame: 20 steps told, of 100 drawn.
+	told, last := 0, time.Duration(-1)
+	for now := time.Duration(0); now < 5*time.Second; now += 16667 * time.Microsecond {
+		if fast.Tells(now, last) {
+			if last >= 0 && now-last < playground.TellEvery {
+				t.Fatalf("told at %v and again at %v", last, now)
+			}
+			told, last = told+1, now
+		}
+	}
+	if told < 19 || told > 20 {
+		t.Fatalf("at 16× for 5 s, %d steps told; want 19 or 20", told)
+	}
+}

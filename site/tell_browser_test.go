@@ -1,0 +1,66 @@
+package site_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+// toldParts are the parts of the page that tell a step in text.
+const toldParts = `['#caption', '#counts', '#step-label', '#clock', '#ready-line', '#dlq', '#event-log', '#log-more']`
+
+// TestPlayAt16TellsFourTimesASecond: at 16× every step is drawn, but the
+// page's text (caption, counts, timeline, clock, READY line, DLQ, event
+// log) changes at most four times a second; the pause tells the step it
+// stops at, word for word as the same step opened afresh.
+func TestPlayAt16TellsFourTimesASecond(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=outage&step=500")
+	choose(t, ctx, "#speed", "50")
+	// Each frame of 2 s of play: the step drawn and the caption.
+	frames := evalAwait[[][]any](t, ctx, `new Promise(done => {
+		document.querySelector('#play').click();
+		const f = [];
+		const tick = now => {
+			f.push([now, +document.body.dataset.step, document.querySelector('#caption').textContent]);
+			if (now - f[0][0] < 2000) requestAnimationFrame(tick); else done(f);
+		};
+		requestAnimationFrame(tick);
+	})`)
+	click(t, ctx, "#pause")
+	steps, tells := 0, 0
+	lastTell := -1.0
+	for i := 1; i < len(frames); i++ {
+		if frames[i][1] != frames[i-1][1] {
+			steps++
+		}
+		if frames[i][2] != frames[i-1][2] {
+			tells++
+			at := frames[i][0].(float64)
+			if lastTell >= 0 && at-lastTell < 200 {
+				t.Errorf("the caption changed at %.0f ms and again at %.0f ms", lastTell, at)
+			}
+			lastTell = at
+		}
+	}
+	// 40 steps are due in 2 s; a slow frame draws the step due, skipping
+	// those before it.
+	if steps < 12 {
+		t.Fatalf("2 s of play at 16× drew %d steps; want at least 12", steps)
+	}
+	if tells < 2 || tells > 9 {
+		t.Errorf("in 2 s of play at 16× (%d steps drawn) the caption changed %d times; want 2 to 9", steps, tells)
+	}
+
+	at := stepShown(t, ctx)
+	read := fmt.Sprintf(`%s.map(s => document.querySelector(s).innerText)`, toldParts)
+	// The pause settles what it tells at once: read it on the next frame.
+	paused := evalAwait[[]string](t, ctx, `new Promise(done => requestAnimationFrame(() => done(`+read+`)))`)
+	open(t, ctx, base, fmt.Sprintf("/?scenario=outage&step=%d", at))
+	fresh := eval[[]string](t, ctx, read)
+	parts := []string{"caption", "counts", "step label", "clock", "READY line", "DLQ", "event log", "log's note"}
+	for i := range parts {
+		if paused[i] != fresh[i] {
+			t.Errorf("paused at step %d, the %s says\n%q\nbut the step opened afresh says\n%q", at, parts[i], paused[i], fresh[i])
+		}
+	}
+}
