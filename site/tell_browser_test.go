@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +63,42 @@ func TestPlayAt16TellsFourTimesASecond(t *testing.T) {
 		if paused[i] != fresh[i] {
 			t.Errorf("paused at step %d, the %s says\n%q\nbut the step opened afresh says\n%q", at, parts[i], paused[i], fresh[i])
 		}
+	}
+}
+
+// TestPlayAt16ToTheEndTellsTheLastStep: play at 16× that runs to the end
+// of the script stops there told, as the last step opened afresh; and
+// slowing play down tells the step shown at once.
+func TestPlayAt16ToTheEndTellsTheLastStep(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=retry-storm-jitter")
+	choose(t, ctx, "#speed", "50")
+	click(t, ctx, "#play")
+	waitFor(t, ctx, `!document.querySelector('#play').hidden`)
+	at := stepShown(t, ctx)
+	if n := eval[int](t, ctx, `+document.querySelector('#step-slider').max`); at != n {
+		t.Fatalf("play ran to step %d of %d", at, n)
+	}
+	read := fmt.Sprintf(`%s.map(s => document.querySelector(s).innerText)`, toldParts)
+	ended := eval[[]string](t, ctx, read)
+	open(t, ctx, base, fmt.Sprintf("/?scenario=retry-storm-jitter&step=%d", at))
+	if fresh := eval[[]string](t, ctx, read); fmt.Sprint(ended) != fmt.Sprint(fresh) {
+		t.Errorf("play ended at step %d saying\n%q\nbut the step opened afresh says\n%q", at, ended, fresh)
+	}
+
+	// From 16× to ½× while playing: the step shown is told at once, not
+	// a slow step later.
+	open(t, ctx, base, "/?scenario=outage&step=300")
+	choose(t, ctx, "#speed", "50")
+	click(t, ctx, "#play")
+	waitFor(t, ctx, `document.body.dataset.step >= 320`)
+	told := evalAwait[[]string](t, ctx, `new Promise(done => {
+		const sel = document.querySelector('#speed');
+		sel.value = '1600'; sel.dispatchEvent(new Event('change'));
+		requestAnimationFrame(() => done([document.body.dataset.step, document.querySelector('#step-label').innerText]));
+	})`)
+	click(t, ctx, "#pause")
+	if want := "step " + told[0] + " "; !strings.HasPrefix(told[1]+" ", want) {
+		t.Errorf("slowed down at step %s, the timeline says %q", told[0], told[1])
 	}
 }

@@ -67,7 +67,8 @@ func (tl *timeline) wire() {
 		if ms, err := strconv.Atoi(e.speed.Value()); err == nil {
 			tl.speed = time.Duration(ms) * time.Millisecond
 			if tl.playing {
-				// Play on at the new pace, from the step shown.
+				// Play on at the new pace, from the step shown, told.
+				a.tellLate()
 				tl.playGen++
 				tl.tick(tl.playGen)
 			}
