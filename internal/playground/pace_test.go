@@ -37,54 +37,36 @@ func TestPaceDue(t *testing.T) {
 	}
 }
 
-// TestPaceFollows: play that animates follows every step; at 16× the
-// first step, then one a second.
-func TestPaceFollows(t *testing.T) {
+// TestPaceFollowsAndTells: play that animates follows every step into
+// view and tells every one in the page's text; at 16× it follows the
+// first step and then one a second, and tells the first and then one a
+// quarter of a second, never two within one.
+func TestPaceFollowsAndTells(t *testing.T) {
 	t.Parallel()
 	ms := time.Millisecond
 	fast, slow := playground.Pace{Interval: 50 * ms}, playground.Pace{Interval: 800 * ms}
+	follows := func(p playground.Pace, now, last time.Duration) bool { return p.Follows(now, last) }
+	tells := func(p playground.Pace, now, last time.Duration) bool { return p.Tells(now, last) }
 	tests := []struct {
 		name      string
+		decide    func(p playground.Pace, now, last time.Duration) bool
 		p         playground.Pace
 		now, last time.Duration
 		want      bool
 	}{
-		{"AnimatedFollowsEveryStep", slow, 1010 * ms, 1000 * ms, true},
-		{"FastFollowsTheFirst", fast, 1000 * ms, -1, true},
-		{"FastHoldsWithinASecond", fast, 1999 * ms, 1000 * ms, false},
-		{"FastFollowsASecondOn", fast, 2000 * ms, 1000 * ms, true},
+		{"AnimatedFollowsEveryStep", follows, slow, 1010 * ms, 1000 * ms, true},
+		{"FastFollowsTheFirst", follows, fast, 1000 * ms, -1, true},
+		{"FastHoldsWithinASecond", follows, fast, 1999 * ms, 1000 * ms, false},
+		{"FastFollowsASecondOn", follows, fast, 2000 * ms, 1000 * ms, true},
+		{"AnimatedTellsEveryStep", tells, slow, 1010 * ms, 1000 * ms, true},
+		{"FastTellsTheFirst", tells, fast, 1000 * ms, -1, true},
+		{"FastHoldsWithinAQuarter", tells, fast, 1249 * ms, 1000 * ms, false},
+		{"FastTellsAQuarterOn", tells, fast, 1250 * ms, 1000 * ms, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.p.Follows(tt.now, tt.last); got != tt.want {
-				t.Fatalf("Follows(%v, %v) at %v a step = %v, want %v", tt.now, tt.last, tt.p.Interval, got, tt.want)
-			}
-		})
-	}
-}
-
-// TestPaceTells: play that animates tells every step in the page's text;
-// at 16× the first step, then one every quarter of a second, and never
-// two within one.
-func TestPaceTells(t *testing.T) {
-	t.Parallel()
-	ms := time.Millisecond
-	fast, slow := playground.Pace{Interval: 50 * ms}, playground.Pace{Interval: 800 * ms}
-	tests := []struct {
-		name      string
-		p         playground.Pace
-		now, last time.Duration
-		want      bool
-	}{
-		{"AnimatedTellsEveryStep", slow, 1010 * ms, 1000 * ms, true},
-		{"FastTellsTheFirst", fast, 1000 * ms, -1, true},
-		{"FastHoldsWithinAQuarter", fast, 1249 * ms, 1000 * ms, false},
-		{"FastTellsAQuarterOn", fast, 1250 * ms, 1000 * ms, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.p.Tells(tt.now, tt.last); got != tt.want {
-				t.Fatalf("Tells(%v, %v) at %v a step = %v, want %v", tt.now, tt.last, tt.p.Interval, got, tt.want)
+			if got := tt.decide(tt.p, tt.now, tt.last); got != tt.want {
+				t.Fatalf("at %v a step, now %v and last %v: %v, want %v", tt.p.Interval, tt.now, tt.last, got, tt.want)
 			}
 		})
 	}
