@@ -55,24 +55,30 @@ func (cp *clockPanel) render() {
 	}
 
 	for _, t := range c.Timers {
-		g, ok := a.d.g.drawnTask(t.Task)
+		w, cell, ok := a.d.g.drawnBox(t.Task)
 		if !ok {
 			continue // not drawn: outside the view of a big graph
 		}
+		// Drawn about the box's centre; the graph puts it at the task.
 		timer := createSVG("g", "timer "+t.Kind)
+		// The bar runs between the box's rounded corners.
 		bar := createSVG("rect", "bar")
-		width := 124 * t.Fraction
-		setAttr(bar, "x", "-62")
+		inset := min(8, w/4)
+		setAttr(bar, "x", num(-w/2+inset))
 		setAttr(bar, "y", "17")
 		setAttr(bar, "height", "3")
-		setAttr(bar, "width", strconv.FormatFloat(width, 'f', 1, 64))
-		label := createSVG("text", "countdown")
-		setAttr(label, "y", "-27")
-		setAttr(label, "text-anchor", "middle")
-		setText(label, t.Text)
+		setAttr(bar, "width", strconv.FormatFloat((w-2*inset)*t.Fraction, 'f', 1, 64))
 		appendTo(timer, bar)
-		appendTo(timer, label)
-		appendTo(g, timer)
+		if !cell {
+			// A cell of a compact grid has its bar alone: the
+			// countdown is in its tooltip and its detail.
+			label := createSVG("text", "countdown")
+			setAttr(label, "y", "-27")
+			setAttr(label, "text-anchor", "middle")
+			setText(label, t.Text)
+			appendTo(timer, label)
+		}
+		a.d.g.addTimer(t.Task, timer)
 		cp.timers = append(cp.timers, timer)
 	}
 

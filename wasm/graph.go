@@ -710,6 +710,28 @@ func (g *graph) drawnTask(name string) (js.Value, bool) {
 	return js.Undefined(), false
 }
 
+// drawnBox returns the width of a task's box and whether it is a cell of
+// a compact grid; false if the task is not on the page.
+func (g *graph) drawnBox(name string) (w float64, cell, ok bool) {
+	nd := g.nodes[name]
+	if nd == nil || !nd.drawn {
+		return 0, false, false
+	}
+	if nd.cell {
+		return g.layout.CellW, true, true
+	}
+	return g.layout.NodeW, false, true
+}
+
+// addTimer puts a timer, drawn about the origin, on a drawn task at its
+// place. A layout that moves tasks is always told, so the clock draws its
+// timers again at their new places.
+func (g *graph) addTimer(name string, timer js.Value) {
+	nd := g.nodes[name]
+	setAttr(timer, "transform", "translate("+num(nd.x)+" "+num(nd.y)+")")
+	appendTo(nd.g, timer)
+}
+
 // at returns where a task is drawn, in the drawing's pixels; false if it
 // is not drawn.
 func (g *graph) at(name string) (x, y float64, ok bool) {
