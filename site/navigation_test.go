@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -296,6 +297,33 @@ func TestLongReadyLineCollapses(t *testing.T) {
 	waitFor(t, ctx, `document.querySelectorAll('#ready-line li').length === 12`)
 	if n := eval[int](t, ctx, `document.querySelectorAll('#counts li[data-state]').length`); n == 0 {
 		t.Error("no counts per state")
+	}
+}
+
+// TestTheReadyLineEmptiesAfterAGlide: a step forward glides the READY
+// line's chips; a jump from there to a step whose line is empty empties
+// it, as that step opened afresh shows it. The glide's marks once left the
+// chips of the step before drawn under an empty line.
+func TestTheReadyLineEmptiesAfterAGlide(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, scriptLink("submit a\nsubmit b\nnext\nnext\n", "&step=2"))
+	chips := `Array.from(document.querySelectorAll('#ready-line li'), li => li.dataset.task).join(' ')`
+	if got := eval[string](t, ctx, chips); got != "a b" {
+		t.Fatalf("at step 2 the READY line is %q, want a b", got)
+	}
+	click(t, ctx, "#step-forward")
+	waitFor(t, ctx, `document.body.dataset.step === "3"`)
+	if got := eval[string](t, ctx, chips); got != "b" {
+		t.Fatalf("at step 3 the READY line is %q, want b", got)
+	}
+	time.Sleep(700 * time.Millisecond) // the glide
+	click(t, ctx, "#step-last")
+	waitFor(t, ctx, `document.body.dataset.step === "4"`)
+	if got := eval[string](t, ctx, chips); got != "" {
+		t.Errorf("at step 4, where nothing is READY, the READY line shows %q", got)
+	}
+	if got := eval[string](t, ctx, `getComputedStyle(document.querySelector('#ready-line'), '::before').content`); !strings.Contains(got, "empty") {
+		t.Errorf("the empty READY line does not say it is empty (its ::before is %s)", got)
 	}
 }
 

@@ -92,7 +92,7 @@ func (cp *clockPanel) render() {
 	for _, task := range a.p.JoinedReady() {
 		if li := a.ready.el.line.Call("querySelector", `li[data-task="`+cssString(task)+`"]`); li.Truthy() {
 			addClass(li, "joined")
-			a.ready.markup = "" // marked: the line is drawn afresh next time
+			a.ready.marked = true // drawn afresh next time
 			setAttr(li, "title", li.Call("getAttribute", "title").String()+" — joined the line at "+c.Label)
 		}
 	}

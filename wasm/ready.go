@@ -16,7 +16,8 @@ import (
 type readyLine struct {
 	a      *app
 	open   bool   // the line lists more than its front few
-	markup string // the chips drawn, as markup
+	markup string // the chips drawn, as markup, while marked is false
+	marked bool   // the chips were marked since (a glide, a join): draw them afresh
 	toggle string // the toggle's text drawn
 
 	el struct{ line, more js.Value }
@@ -89,13 +90,13 @@ func (r *readyLine) render(old map[string]pos, events []core.Event) {
 		b.WriteString(`" data-task="` + task + `" data-state="` + string(core.Ready) + `" title="` + escape.HTML(c.Title) +
 			`" tabindex="0" role="button">` + task + `</li>`)
 	}
-	if markup := b.String(); markup != r.markup || animate {
-		r.markup = markup
+	if markup := b.String(); markup != r.markup || r.marked || animate {
+		r.markup, r.marked = markup, false
 		list.Set("innerHTML", markup)
 	}
-	if animate {
-		r.markup = "" // the glide marks the chips: drawn afresh next time
-	}
+	// The glide marks the chips: drawn afresh next time, even when the
+	// line is empty then.
+	r.marked = animate
 	if toggle != r.toggle {
 		r.toggle = toggle
 		setText(r.el.more, toggle)
