@@ -132,3 +132,36 @@ func TestATapThatActsMovesNothing(t *testing.T) {
 		t.Errorf("a tap on a retitled the page from %q to %q", title, got)
 	}
 }
+
+// TestFollowOnAPhoneShowsTheTask: on a phone the stage runs under the
+// timeline stuck to the screen's bottom; Follow brings the task a step is
+// about into the part in sight, opened at a step or stepped to with a
+// tap. It used to centre it in the whole stage, under the timeline.
+func TestFollowOnAPhoneShowsTheTask(t *testing.T) {
+	ctx, base := playground(t)
+	phone(t, ctx)
+	open(t, ctx, base, "/?scenario=chain-200&step=300")
+	settle(t, ctx)
+	for i := 0; i < 4; i++ {
+		got := eval[map[string]any](t, ctx, `(() => {
+			const task = (document.querySelector('#caption').textContent.match(/step-\d+/) || [''])[0];
+			const g = document.querySelector('#graph g[data-task="' + task + '"] > rect');
+			if (!g) return {task, drawn: false};
+			const r = g.getBoundingClientRect(), s = document.querySelector('#scroller').getBoundingClientRect();
+			const bar = document.querySelector('.timeline').getBoundingClientRect();
+			return {task, drawn: true, top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+				from: Math.max(0, s.top), to: Math.min(innerHeight, bar.top, s.bottom), sl: s.left, sr: s.right};
+		})()`)
+		step := eval[string](t, ctx, `document.body.dataset.step`)
+		if got["task"] == "" || got["drawn"] != true {
+			t.Fatalf("step %s: the caption's task %v is not drawn", step, got["task"])
+		}
+		f := func(k string) float64 { return got[k].(float64) }
+		if f("top") < f("from") || f("bottom") > f("to") || f("left") < f("sl") || f("right") > f("sr") {
+			t.Errorf("step %s: %v is drawn at y = %.0f..%.0f, x = %.0f..%.0f; the stage is in sight at y = %.0f..%.0f, x = %.0f..%.0f",
+				step, got["task"], f("top"), f("bottom"), f("left"), f("right"), f("from"), f("to"), f("sl"), f("sr"))
+		}
+		touchAt(t, ctx, centre(t, ctx, "#step-forward"))
+		settle(t, ctx)
+	}
+}

@@ -40,6 +40,7 @@ type drawing struct {
 
 	el struct {
 		scroller, stage, zoomIn, zoomOut, zoomFit, zoomLabel, find, names js.Value
+		timeline                                                         js.Value
 	}
 }
 
@@ -50,6 +51,7 @@ func newDrawing(a *app) *drawing {
 	byIDs(idField{&e.scroller, "scroller"}, idField{&e.stage, "stage"}, idField{&e.zoomIn, "zoom-in"},
 		idField{&e.zoomOut, "zoom-out"}, idField{&e.zoomFit, "zoom-fit"}, idField{&e.zoomLabel, "zoom-label"},
 		idField{&e.find, "find"}, idField{&e.names, "task-names"})
+	e.timeline = document.Call("querySelector", ".timeline")
 	return d
 }
 
@@ -189,8 +191,17 @@ const zoomOutTitle = "Zoom out (−, or Ctrl+wheel)"
 // view returns where the drawing's scroller is scrolled.
 func (d *drawing) view() playground.Scroll {
 	sc := d.el.scroller
-	return playground.Scroll{Left: sc.Get("scrollLeft").Float(), Top: sc.Get("scrollTop").Float(),
+	v := playground.Scroll{Left: sc.Get("scrollLeft").Float(), Top: sc.Get("scrollTop").Float(),
 		Width: sc.Get("clientWidth").Float(), Height: sc.Get("clientHeight").Float()}
+	// What of it the screen hides: above the window's top, below its
+	// bottom or under the timeline stuck over it (on a phone).
+	top := sc.Call("getBoundingClientRect").Get("top").Float() + sc.Get("clientTop").Float()
+	bottom := min(js.Global().Get("innerHeight").Float(), d.el.timeline.Call("getBoundingClientRect").Get("top").Float())
+	if bottom <= top {
+		bottom = js.Global().Get("innerHeight").Float() // the timeline is above the stage (an embed)
+	}
+	v.Above, v.Below = max(0, -top), max(0, top+v.Height-bottom)
+	return v
 }
 
 // inContent returns where a task is in the scroller's content, in pixels.

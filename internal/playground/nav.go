@@ -59,6 +59,24 @@ func WheelZoom(z, deltaY float64) float64 {
 // the pixels of the content.
 type Scroll struct {
 	Left, Top, Width, Height float64
+	// Above and Below are how much of the view's top and bottom the
+	// screen does not show: scrolled off it, or under a bar stuck to its
+	// bottom (a phone's timeline). Centre and Follow bring a point into
+	// the part in sight, where that is at least [SightMin] tall.
+	Above, Below float64
+}
+
+// SightMin is the least height of a view's part in sight that Centre and
+// Follow aim at; less in sight, they aim at the whole view.
+const SightMin = 120
+
+// sight returns the part of v on the screen, or v where too little is.
+func (v Scroll) sight() Scroll {
+	above, below := max(0, v.Above), max(0, v.Below)
+	if v.Height-above-below < SightMin {
+		above, below = 0, 0
+	}
+	return Scroll{Left: v.Left, Top: v.Top + above, Width: v.Width, Height: v.Height - above - below}
 }
 
 // Fits reports whether a drawing of w×h (its size at the zoom shown)
@@ -75,21 +93,25 @@ func ZoomAround(v Scroll, z0, z1, x, y float64) (left, top float64) {
 }
 
 // Centre returns the scroll offsets that put the point (x, y) of the
-// content in the middle of the view (as near as the edges allow).
+// content in the middle of the view's part in sight (as near as the edges
+// allow).
 func Centre(v Scroll, x, y float64) (left, top float64) {
-	return max(0, x-v.Width/2), max(0, y-v.Height/2)
+	s := v.sight()
+	return max(0, x-s.Width/2), max(0, y-(s.Top-v.Top)-s.Height/2)
 }
 
 // Follow returns the scroll offsets that bring the point (x, y) of the
-// content into view with a margin, centring it, and whether the view has
-// to move at all: a task already in view stays where it is.
+// content into the view's part in sight with a margin, centring it, and
+// whether the view has to move at all: a task already in sight stays
+// where it is.
 func Follow(v Scroll, x, y, margin float64) (left, top float64, move bool) {
 	left, top = v.Left, v.Top
+	s := v.sight()
 	cl, ct := Centre(v, x, y)
-	if x < v.Left+margin || x > v.Left+v.Width-margin {
+	if x < s.Left+margin || x > s.Left+s.Width-margin {
 		left, move = cl, true
 	}
-	if y < v.Top+margin || y > v.Top+v.Height-margin {
+	if y < s.Top+margin || y > s.Top+s.Height-margin {
 		top, move = ct, true
 	}
 	return left, top, move

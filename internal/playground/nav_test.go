@@ -62,19 +62,37 @@ func TestZoomAroundKeepsThePointStill(t *testing.T) {
 func TestFollow(t *testing.T) {
 	t.Parallel()
 	v := playground.Scroll{Left: 100, Top: 100, Width: 800, Height: 600}
+	// A phone's: its bottom 300 px under the timeline stuck to the screen.
+	phone := v
+	phone.Below = 300
+	// Scrolled half off the screen's top, its bottom under the timeline.
+	both := v
+	both.Above, both.Below = 100, 200
+	// So little in sight (50 px) that it follows in the whole view.
+	little := v
+	little.Above, little.Below = 300, 250
 	for _, tt := range []struct {
+		v         playground.Scroll
 		x, y      float64
 		left, top float64
 		move      bool
 	}{
-		{500, 400, 100, 100, false}, // in view: stays
-		{3000, 400, 2600, 100, true},
-		{500, 5000, 100, 4700, true},
-		{10, 10, 0, 0, true},
+		{v, 500, 400, 100, 100, false}, // in view: stays
+		{v, 3000, 400, 2600, 100, true},
+		{v, 500, 5000, 100, 4700, true},
+		{v, 10, 10, 0, 0, true},
+		{phone, 500, 300, 100, 100, false}, // in sight: stays
+		{phone, 500, 450, 100, 300, true},  // in view but under the bar: centred in sight
+		{phone, 500, 5000, 100, 4850, true},
+		{both, 500, 1000, 100, 750, true}, // in sight from 850 to 1150
+		{both, 500, 350, 100, 100, false}, // in sight from 200 to 500
+		{both, 500, 150, 100, 0, true},    // above the part in sight
+		{little, 500, 450, 100, 100, false},
+		{little, 500, 5000, 100, 4700, true},
 	} {
-		left, top, move := playground.Follow(v, tt.x, tt.y, 60)
+		left, top, move := playground.Follow(tt.v, tt.x, tt.y, 60)
 		if left != tt.left || top != tt.top || move != tt.move {
-			t.Errorf("Follow to (%v, %v) = %v, %v, %v; want %v, %v, %v", tt.x, tt.y, left, top, move, tt.left, tt.top, tt.move)
+			t.Errorf("Follow in %+v to (%v, %v) = %v, %v, %v; want %v, %v, %v", tt.v, tt.x, tt.y, left, top, move, tt.left, tt.top, tt.move)
 		}
 	}
 }
