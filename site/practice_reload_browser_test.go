@@ -67,6 +67,15 @@ func TestPracticeReloadComesBackToTheQuestion(t *testing.T) {
 	if got := stepShown(t, ctx); got != q.AskedAt() {
 		t.Errorf("reloaded at question 3, the page shows step %d, want %d", got, q.AskedAt())
 	}
+	// Watching something else, then Practise in the header: back to the
+	// same question, not to question 1 of L4 with the place forgotten.
+	open(t, ctx, base, "/?scenario=outage")
+	click(t, ctx, "#mode-practice")
+	waitFor(t, ctx, `document.querySelector('#practice-prompt').textContent === `+strconv.Quote(q.Prompt)+` && !document.querySelector('#practice-check').hidden`)
+	if got, want := status(), "Question 3 of "+total+" · score 2/2 · streak 2"; got != want {
+		t.Errorf("back by the Practise button, the status says %q, want %q", got, want)
+	}
+	waitFor(t, ctx, `location.search.includes("practice=L5") && location.search.includes("ex=`+strconv.Itoa(n)+`")`)
 
 	for i := 2; i < p.Len(); i++ {
 		answer(i)

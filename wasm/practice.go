@@ -51,9 +51,16 @@ func (pr *practice) wire() {
 	e := &pr.el
 	on(e.modeWatch, "click", func(js.Value) { pr.stop() })
 	on(e.modePractice, "click", func(js.Value) {
-		if pr.t == nil {
-			pr.start(playground.PracticeLink{Level: playground.L4})
+		if pr.t != nil {
+			return
 		}
+		// Back to the exercise practised last, where the learner was in
+		// it, as a reload does; else the first of L4.
+		if pl, ok := trainer.ResumeLink(pr.stored()); ok {
+			pr.open(pl, true)
+			return
+		}
+		pr.start(playground.PracticeLink{Level: playground.L4})
 	})
 	on(e.level, "change", func(js.Value) {
 		lvl, _ := playground.ParseLevel(e.level.Get("value").String())
@@ -129,10 +136,7 @@ func (pr *practice) open(pl playground.PracticeLink, resume bool) {
 	a := pr.a
 	a.tl.pause()
 	a.unnotify()
-	stored := ""
-	if v := js.Global().Get("localStorage").Call("getItem", trainer.ProgressKey); v.Truthy() {
-		stored = v.String()
-	}
+	stored := pr.stored()
 	seed := uint64(js.Global().Get("Date").Call("now").Float()) % 1_000_000
 	t, err := trainer.NewTrainer(pl, seed, stored)
 	if err != nil {
@@ -224,6 +228,14 @@ func (pr *practice) nextQuestion() {
 		pr.render()
 		focusFirst(pr.el.inputs)
 	}
+}
+
+// stored returns the progress kept in the browser, "" if none.
+func (pr *practice) stored() string {
+	if v := js.Global().Get("localStorage").Call("getItem", trainer.ProgressKey); v.Truthy() {
+		return v.String()
+	}
+	return ""
 }
 
 // store keeps the progress, and where the learner is, in the browser.

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dagq/dagq/internal/playground"
 )
 
 // Resume is where a learner is in the exercise practised last, kept with
@@ -33,6 +35,39 @@ const maxSaid = 2000
 // ExerciseID names an exercise across levels and sets: "L5/book/NAME",
 // "L4/random/SEED".
 func ExerciseID(ex Exercise) string { return string(ex.Level) + "/" + ex.Set + "/" + ex.Name }
+
+// ResumeLink returns the link of the exercise that the stored progress
+// was last practised in, for a way into practice that names none (the
+// page's Practise button) to come back to it, as a reload does; false
+// when the progress keeps no place, or one of no exercise there is.
+func ResumeLink(stored string) (PracticeLink, bool) {
+	r := ParseProgress(stored).Resume
+	if r == nil {
+		return PracticeLink{}, false
+	}
+	parts := strings.SplitN(r.Exercise, "/", 3)
+	if len(parts) != 3 {
+		return PracticeLink{}, false
+	}
+	level, ok := playground.ParseLevel(parts[0])
+	if !ok {
+		return PracticeLink{}, false
+	}
+	switch parts[1] {
+	case SetBook:
+		if _, _, found := FindExercise(level, parts[2]); !found {
+			return PracticeLink{}, false
+		}
+		return PracticeLink{Level: level, Set: SetBook, Exercise: parts[2]}, true
+	case SetRandom:
+		seed, err := strconv.ParseUint(parts[2], 10, 64)
+		if err != nil {
+			return PracticeLink{}, false
+		}
+		return PracticeLink{Level: level, Set: SetRandom, Seed: seed, HasSeed: true}, true
+	}
+	return PracticeLink{}, false
+}
 
 // resume returns where the practice is, for the progress to keep.
 func (p *Practice) resume() *Resume {

@@ -118,3 +118,41 @@ func TestResumeIgnoresStoredPlacesThatCannotBe(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeLinkNamesTheExercisePractisedLast: the page's Practise button
+// names no exercise; the link it opens is the one the stored progress was
+// in, book or random, and a trainer made from it resumes there. Progress
+// with no place, or a place in no exercise there is, gives none.
+func TestResumeLinkNamesTheExercisePractisedLast(t *testing.T) {
+	for _, link := range []PracticeLink{
+		{Level: L4, Set: SetBook, Exercise: "2"},
+		{Level: L6, Set: SetBook, Exercise: "1"},
+		{Level: L5, Set: SetRandom, Seed: 42, HasSeed: true},
+	} {
+		tr, err := NewTrainer(link, 7, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := tr.Practice().Current()
+		tr.Answer(q.Want)
+		tr.Next()
+		got, ok := ResumeLink(tr.Stored())
+		if !ok {
+			t.Fatalf("%+v: no link to resume in %s", link, tr.Stored())
+		}
+		back, err := NewTrainer(got, 99, tr.Stored())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !back.Resume() || back.Practice().Index() != 1 || back.Link() != tr.Link() {
+			t.Errorf("%+v: ResumeLink gave %+v, which resumes at question %d of %+v; want question 1 of %+v",
+				link, got, back.Practice().Index(), back.Link(), tr.Link())
+		}
+	}
+	for _, stored := range []string{"", "{}", `{"levels":{}}`, `{"resume":{"ex":"L4/book/no-such-exercise","at":0}}`,
+		`{"resume":{"ex":"L9/book/1","at":0}}`, `{"resume":{"ex":"L4/random/x","at":0}}`, `{"resume":{"ex":"L4","at":0}}`} {
+		if got, ok := ResumeLink(stored); ok {
+			t.Errorf("ResumeLink(%s) = %+v, want none", stored, got)
+		}
+	}
+}
