@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
@@ -90,5 +91,75 @@ func TestEventLogLinesAreFocusable(t *testing.T) {
 	waitFor(t, ctx, `document.body.dataset.step === "`+line+`"`)
 	if got := eval[string](t, ctx, focused); got != "LI "+line {
 		t.Errorf("after Enter the focus is on %q, want the line of step %s", got, line)
+	}
+}
+
+// TestFocusStaysWhereTheKeyboardActs: a control that its own action
+// hides, disables or draws afresh keeps the focus near it, not on the
+// page's body, where Tab starts again from the top: Play's goes to Pause
+// and back, a step button at the end to the slider, a DLQ console's
+// button to what the console offers next, a dead letter's Redrive to the
+// list's next button, and practice's Next question to the next question.
+func TestFocusStaysWhereTheKeyboardActs(t *testing.T) {
+	ctx, base := playground(t)
+	at := func(what, want string) {
+		t.Helper()
+		if got := eval[string](t, ctx, focused); got != want {
+			t.Errorf("after %s the focus is on %q, want %q", what, got, want)
+		}
+	}
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=0")
+	chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`#play`)))
+	enter(t, ctx)
+	waitFor(t, ctx, `document.querySelector('#play').hidden`)
+	at("Enter on Play", "BUTTON pause")
+	enter(t, ctx)
+	waitFor(t, ctx, `!document.querySelector('#play').hidden`)
+	at("Enter on Pause", "BUTTON play")
+
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=end")
+	click(t, ctx, "#step-back")
+	chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`#step-forward`)))
+	enter(t, ctx)
+	waitFor(t, ctx, `document.querySelector('#step-forward').disabled`)
+	at("Enter on → onto the last step", "INPUT step-slider")
+
+	// A paced redrive of the outage's group 1, in progress: Next batch,
+	// then Cancel.
+	open(t, ctx, base, "/?scenario=outage&step=600")
+	inConsole := `(e => e !== document.body && !!e.closest('#dlq-console') && e.tagName === 'BUTTON')(document.activeElement)`
+	for _, label := range []string{"Next batch", "Cancel"} {
+		sel := eval[string](t, ctx, `(() => { const b = [...document.querySelectorAll('#dlq-console button')].find(b => b.textContent.startsWith(`+"`"+label+"`"+`)); if (!b) return ''; b.id = b.id || 'focus-me'; return '#' + b.id; })()`)
+		if sel == "" {
+			t.Fatalf("the console at outage's step 600 offers no %s", label)
+		}
+		chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(sel)))
+		step := stepShown(t, ctx)
+		enter(t, ctx)
+		waitFor(t, ctx, fmt.Sprintf(`+document.body.dataset.step !== %d`, step))
+		if !eval[bool](t, ctx, inConsole) {
+			t.Errorf("after Enter on %s the focus is on %q, not a button of the console", label, eval[string](t, ctx, focused))
+		}
+	}
+	chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`#dlq button[data-action]`)))
+	step := stepShown(t, ctx)
+	enter(t, ctx)
+	waitFor(t, ctx, fmt.Sprintf(`+document.body.dataset.step !== %d`, step))
+	if !eval[bool](t, ctx, `(e => e !== document.body && !!e.closest('#dlq'))(document.activeElement)`) {
+		t.Errorf("after Enter on a dead letter's Redrive the focus is on %q, not in the DLQ", eval[string](t, ctx, focused))
+	}
+
+	open(t, ctx, base, "/?practice=L4&set=book&ex=1")
+	click(t, ctx, `#practice-inputs input[value="resize"]`)
+	click(t, ctx, "#practice-check")
+	waitFor(t, ctx, `!document.querySelector('#practice-next').hidden`)
+	if !eval[bool](t, ctx, `[...document.querySelectorAll('#practice-inputs input')].every(i => i.disabled)`) {
+		t.Error("graded, the answer's choices can still be changed")
+	}
+	chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`#practice-next`)))
+	enter(t, ctx)
+	waitFor(t, ctx, `document.querySelector('#practice-status').textContent.startsWith("Question 2 of")`)
+	if !eval[bool](t, ctx, `(e => !!e.closest('#practice-inputs'))(document.activeElement)`) {
+		t.Errorf("after Next question the focus is on %q, not the question's answer", eval[string](t, ctx, focused))
 	}
 }

@@ -90,7 +90,7 @@ func (con *console) render() {
 	disable := a.p.Live() != "" && !a.live.canAct
 	if key := b.String() + "\x00" + strconv.FormatBool(disable) + a.live.why; key != con.markup {
 		con.markup = key
-		con.el.console.SetInnerHTML(b.String())
+		rewrite(con.el.console.Underlying(), b.String())
 		if disable {
 			// A page that may not act says why on each button that would.
 			for _, btn := range nodeList(con.el.console.Underlying().Call("querySelectorAll", "button[data-command]")) {

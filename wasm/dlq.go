@@ -77,7 +77,7 @@ func (l *dlqList) render() {
 		return // drawn as it is
 	}
 	l.markup = key
-	l.el.list.SetInnerHTML(b.String())
+	rewrite(l.el.list.Underlying(), b.String())
 	if disable {
 		for _, btn := range nodeList(l.el.list.Underlying().Call("querySelectorAll", "button[data-action]")) {
 			btn.Set("disabled", true)

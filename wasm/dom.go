@@ -10,11 +10,11 @@ import (
 	"github.com/dagq/dagq/internal/playground"
 )
 
-// The playground talks to the page through syscall/js and the few helpers
-// below. (A DOM binding such as honnef.co/go/js/dom/v2 costs 166 KB of
-// gzipped wasm for the handful of calls the page makes, and wrapping an
-// element in it costs dozens of calls into JavaScript, where a drawing of
-// a thousand tasks is changed many times a second while playing.)
+// The page's panels and controls are reached through
+// honnef.co/go/js/dom/v2; the drawing, changed many times a second while
+// playing, and the markup written whole go through syscall/js and the few
+// helpers below, where wrapping each element would cost calls into
+// JavaScript for nothing.
 
 const svgNS = "http://www.w3.org/2000/svg"
 
@@ -149,4 +149,53 @@ func jsList(v js.Value) []js.Value {
 		out[i] = v.Index(i)
 	}
 	return out
+}
+
+// rewrite sets an element's markup, keeping the focus in it if it had it:
+// on the control of the new markup that does what the focused one did
+// (the same data-command, or data-action and data-task), else on its first
+// enabled button, else on the element itself. Without it a click on a
+// button that the click redraws left the focus on the page's body.
+func rewrite(el js.Value, markup string) {
+	active := document.Get("activeElement")
+	inside := active.Truthy() && !active.Equal(el) && el.Call("contains", active).Bool()
+	same := ""
+	if inside {
+		same = sameControl(active)
+	}
+	el.Set("innerHTML", markup)
+	if !inside {
+		return
+	}
+	for _, sel := range []string{same, "button:not([disabled])"} {
+		if sel == "" {
+			continue
+		}
+		if to := el.Call("querySelector", sel); to.Truthy() {
+			to.Call("focus")
+			return
+		}
+	}
+	if !el.Call("hasAttribute", "tabindex").Bool() {
+		setAttr(el, "tabindex", "-1")
+	}
+	el.Call("focus")
+}
+
+// sameControl returns a selector of the controls that act as el does, ""
+// if it says nothing of what it does.
+func sameControl(el js.Value) string {
+	attr := func(name string) string {
+		if v := el.Call("getAttribute", name); !v.IsNull() {
+			return "[" + name + `="` + cssString(v.String()) + `"]`
+		}
+		return ""
+	}
+	if c := attr("data-command"); c != "" {
+		return c
+	}
+	if act := attr("data-action"); act != "" {
+		return act + attr("data-task")
+	}
+	return ""
 }

@@ -79,9 +79,20 @@ func (pr *practice) wire() {
 		l.Interviewer = e.interviewer.Get("checked").Bool()
 		pr.start(l)
 	})
-	on(e.restart, "click", func(js.Value) { pr.start(pr.t.Link()) })
-	on(e.again, "click", func(js.Value) { pr.start(pr.t.Link()) })
-	on(e.nextExercise, "click", func(js.Value) { pr.start(pr.t.NextLink()) })
+	// Each button that starts an exercise leaves the focus on its first
+	// question: the button itself is hidden or drawn afresh.
+	for _, b := range []struct {
+		el   js.Value
+		link func() playground.PracticeLink
+	}{{e.restart, func() playground.PracticeLink { return pr.t.Link() }}, {e.again, func() playground.PracticeLink { return pr.t.Link() }},
+		{e.nextExercise, func() playground.PracticeLink { return pr.t.NextLink() }}} {
+		on(b.el, "click", func(js.Value) {
+			pr.start(b.link())
+			if pr.t != nil {
+				pr.focusAnswer()
+			}
+		})
+	}
 	on(e.form, "submit", func(ev js.Value) {
 		ev.Call("preventDefault")
 		pr.answer()
@@ -226,7 +237,7 @@ func (pr *practice) nextQuestion() {
 		pr.store()
 		a.render(false)
 		pr.render()
-		focusFirst(pr.el.inputs)
+		pr.focusAnswer()
 	}
 }
 
@@ -297,6 +308,10 @@ func (pr *practice) render() {
 		if !graded {
 			e.inputs.Set("innerHTML", p.InputsHTML())
 		}
+		// Graded, the answer given stays as it was given.
+		for _, in := range jsList(e.inputs.Call("querySelectorAll", "input, select, textarea")) {
+			in.Set("disabled", graded)
+		}
 		toggleClass(e.result, "need", false)
 		setText(e.check, p.CheckLabel())
 		toggleClass(e.form, "graded", graded)
@@ -342,9 +357,19 @@ func scoreData(p *trainer.Practice) string {
 	return strconv.Itoa(right) + "/" + strconv.Itoa(answered)
 }
 
-// focusFirst focuses the first input of an element.
+// focusFirst focuses the first field of an element.
 func focusFirst(el js.Value) {
-	if in := el.Call("querySelector", "input, select"); in.Truthy() {
+	if in := el.Call("querySelector", "input, select, textarea"); in.Truthy() {
 		in.Call("focus")
 	}
+}
+
+// focusAnswer puts the focus where the learner goes on: the first field
+// of the question asked, or the summary of a finished exercise.
+func (pr *practice) focusAnswer() {
+	if _, asking := pr.t.Practice().Current(); asking {
+		focusFirst(pr.el.inputs)
+		return
+	}
+	pr.el.summary.Call("focus")
 }

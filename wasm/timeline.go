@@ -4,6 +4,7 @@ package main
 
 import (
 	"strconv"
+	"syscall/js"
 	"time"
 
 	"honnef.co/go/js/dom/v2"
@@ -89,8 +90,35 @@ func (tl *timeline) render() {
 	e.forward.SetDisabled(!t.CanForward)
 	e.last.SetDisabled(!t.CanForward)
 	e.undo.SetDisabled(!t.CanUndo)
+	// Read before the hiding: a focused element hidden loses the focus
+	// at once.
+	active := document.Get("activeElement")
 	hide(e.play, tl.playing)
 	hide(e.pause, !tl.playing)
+	tl.keepFocus(active)
+}
+
+// keepFocus keeps the focus in the timeline when the button that has it
+// is hidden or disabled under it, where it would fall to the page's
+// body: Play's goes to Pause and back, a step button's at either end to
+// the slider, which steps with the arrow keys and does nothing on Enter,
+// and Undo's, with nothing left to undo, to the command box beside it.
+func (tl *timeline) keepFocus(active js.Value) {
+	e := &tl.el
+	switch {
+	case active.Equal(e.play.Underlying()) && tl.playing:
+		e.pause.Focus()
+	case active.Equal(e.pause.Underlying()) && !tl.playing:
+		e.play.Focus()
+	case active.Equal(e.undo.Underlying()) && e.undo.Disabled():
+		byID("command").Call("focus")
+	default:
+		for _, b := range []*dom.HTMLButtonElement{e.first, e.back, e.forward, e.last} {
+			if active.Equal(b.Underlying()) && b.Disabled() {
+				e.slider.Focus()
+			}
+		}
+	}
 }
 
 // step moves one step; forward is animated.
