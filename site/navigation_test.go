@@ -441,3 +441,32 @@ func TestAWideLayerIsAGridOfCells(t *testing.T) {
 	click(t, ctx, `#graph g[data-task="shard-0001"]`)
 	waitFor(t, ctx, `document.querySelector('#graph g[data-task="shard-0001"]').dataset.state === "RUNNING"`)
 }
+
+// TestZoomInStopsAtItsMost: + zooms in to 300% and is then disabled,
+// saying why, with the focus passed to −; − enables it again. It stayed
+// enabled, and a click did nothing.
+func TestZoomInStopsAtItsMost(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=diamond-redrive&step=5")
+	chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#zoom-in")))
+	for i := 0; i < 20 && !eval[bool](t, ctx, `document.querySelector('#zoom-in').disabled`); i++ {
+		enter(t, ctx)
+	}
+	if got := text(t, ctx, "#zoom-label"); got != "300%" {
+		t.Errorf("zoomed in as far as it goes, the label says %q", got)
+	}
+	if !eval[bool](t, ctx, `document.querySelector('#zoom-in').disabled`) {
+		t.Fatal("+ is still enabled at 300%")
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#zoom-in').title`); !strings.Contains(got, "as far as it goes") {
+		t.Errorf("the disabled + says %q", got)
+	}
+	if got := eval[string](t, ctx, focused); got != "BUTTON zoom-out" {
+		t.Errorf("with + disabled under it, the focus is on %q", got)
+	}
+	click(t, ctx, "#zoom-out")
+	waitFor(t, ctx, `!document.querySelector('#zoom-in').disabled`)
+	if got := eval[string](t, ctx, `document.querySelector('#zoom-in').title`); !strings.HasPrefix(got, "Zoom in") {
+		t.Errorf("enabled again, + says %q", got)
+	}
+}

@@ -30,6 +30,7 @@ type drawing struct {
 	touched     bool      // the last pointer on the drawing was a finger or a pen: no hover
 	namesListed bool      // the find box suggests the tasks of the graph drawn
 	atLeast     bool      // the drawing is at its least zoom: − is disabled
+	atMost      bool      // the drawing is at playground.MaxZoom: + is disabled
 	rowStale    bool      // the stage's width holds another number of boxes in a row: lay out again
 	fitFor      [3]float64
 	svgX, svgY  float64 // where the drawing is in the scroller's content, at fitFor: the layout's size and the zoom
@@ -147,11 +148,22 @@ func (d *drawing) fitIn(scW, scH float64) {
 	if least := z <= lz; least != d.atLeast {
 		d.atLeast = least
 		d.el.zoomOut.Set("disabled", least)
+		passFocus(d.el.zoomOut, d.el.zoomIn)
 		title := zoomOutTitle
 		if least {
 			title = playground.LeastZoomWhy(lz)
 		}
 		setAttr(d.el.zoomOut, "title", title)
+	}
+	if most := z >= playground.MaxZoom; most != d.atMost {
+		d.atMost = most
+		d.el.zoomIn.Set("disabled", most)
+		passFocus(d.el.zoomIn, d.el.zoomOut)
+		title := zoomInTitle
+		if most {
+			title = playground.MostZoomWhy
+		}
+		setAttr(d.el.zoomIn, "title", title)
 	}
 	toggleClass(d.g.svg, "unreadable", !playground.Readable(z))
 	// The scroller's padding above the drawing is room for the banner.
@@ -185,8 +197,11 @@ const bannerRoom = 34
 // stage, across and down (the banner's above it).
 const fitRoomX, fitRoomY = 16, 50
 
-// zoomOutTitle is the zoom-out button's title (index.html).
-const zoomOutTitle = "Zoom out (−, or Ctrl+wheel)"
+// zoomOutTitle and zoomInTitle are the zoom buttons' titles (index.html).
+const (
+	zoomOutTitle = "Zoom out (−, or Ctrl+wheel)"
+	zoomInTitle  = "Zoom in (+, or Ctrl+wheel)"
+)
 
 // view returns where the drawing's scroller is scrolled.
 func (d *drawing) view() playground.Scroll {
@@ -291,5 +306,13 @@ func (d *drawing) flashCycle(b playground.Banner) {
 func (d *drawing) focusTask(task string) {
 	if nd := d.g.nodes[task]; nd != nil && nd.drawn {
 		nd.g.Call("focus", map[string]any{"preventScroll": true})
+	}
+}
+
+// passFocus moves the focus from a button just disabled, where it would
+// fall to the page's body, to another.
+func passFocus(from, to js.Value) {
+	if from.Get("disabled").Bool() && document.Get("activeElement").Equal(from) {
+		to.Call("focus")
 	}
 }

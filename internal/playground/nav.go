@@ -282,6 +282,10 @@ func LeastZoomWhy(least float64) string {
 	return "Zoomed out as far as names can be read (9 px on the screen); the minimap shows a graph bigger than the stage"
 }
 
+// MostZoomWhy says why the zoom-in button, disabled at [MaxZoom], zooms
+// in no further.
+const MostZoomWhy = "Zoomed in as far as it goes"
+
 // ZoomWithin keeps a zoom within [least, MaxZoom], least from [LeastZoom].
 func ZoomWithin(z, least float64) float64 { return max(least, ClampZoom(z)) }
 

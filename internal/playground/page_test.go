@@ -451,6 +451,27 @@ func TestViews(t *testing.T) {
 	if v := w.Visits(); v.Count == "" || !strings.Contains(v.Note, "in all so far") {
 		t.Errorf("visits %+v", v)
 	}
+	// The count drawn over the note agrees with it in number.
+	cyc := open(t, "scenario=tricky-cycle", "")
+	seen := map[string]bool{}
+	for k := 1; k <= cyc.Session().Len(); k++ {
+		cyc.Seek(k)
+		v := cyc.Visits()
+		if v.Count == "—" {
+			continue
+		}
+		want := "edges examined"
+		if v.Count == "1" {
+			want = "edge examined"
+		}
+		seen[want] = true
+		if !strings.HasPrefix(v.Note, want) {
+			t.Errorf("step %d: %s over %q, want it to begin %q", k, v.Count, v.Note, want)
+		}
+	}
+	if !seen["edge examined"] || !seen["edges examined"] {
+		t.Errorf("tricky-cycle's submits examined one edge, and more, on %v: the test needs both", seen)
+	}
 }
 
 // TestChangedRestylesLikeAFullDraw is a property test: drawing the board at

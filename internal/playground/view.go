@@ -61,7 +61,7 @@ func (p *Page) Timeline() Timeline {
 // the step shown, and in all up to it.
 type Visits struct {
 	Count string // the count of this step's submit, or "—"
-	Note  string // "edges examined by this submit · 12 in all so far with twoway"
+	Note  string // "edges examined by this submit · 12 in all so far with twoway" ("edge" under a 1)
 	Total uint64
 }
 
@@ -89,7 +89,12 @@ func (p *Page) Visits() Visits {
 	total := p.visits[k]
 	tail := " · " + strconv.FormatUint(total, 10) + " in all so far with " + s.Strategy()
 	if v, ok := s.Visits(k); ok {
-		return Visits{Count: strconv.FormatUint(v, 10), Note: "edges examined by this submit" + tail, Total: total}
+		// The count is drawn above the note: "1" over "edge examined".
+		edges := "edges"
+		if v == 1 {
+			edges = "edge"
+		}
+		return Visits{Count: strconv.FormatUint(v, 10), Note: edges + " examined by this submit" + tail, Total: total}
 	}
 	return Visits{Count: "—", Note: "this step is not a submit" + tail, Total: total}
 }

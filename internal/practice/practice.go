@@ -187,6 +187,20 @@ func (p *Practice) Passed() bool {
 	return total > 0 && 100*right >= PassPercent*total
 }
 
+// percent returns right of total as a percentage rounded to the nearest
+// (2 of 3 is 67%), but never up to the pass mark when short of it; 0 of
+// none is 0.
+func percent(right, total int) int {
+	if total <= 0 {
+		return 0
+	}
+	pc := (200*right + total) / (2 * total)
+	if 100*right < PassPercent*total {
+		pc = min(pc, PassPercent-1)
+	}
+	return pc
+}
+
 // PassPercent is the share of right answers, in percent, that passes an
 // exercise: what the picker's ✓ needs.
 const PassPercent = 80
@@ -242,9 +256,7 @@ type Summary struct {
 func (p *Practice) Summary() Summary {
 	right, total := p.Score()
 	sum := Summary{Title: p.ex.Title, Right: right, Total: total, Passed: p.Passed()}
-	if total > 0 {
-		sum.Percent = 100 * right / total
-	}
+	sum.Percent = percent(right, total)
 	var missed []Topic
 	for i, r := range p.results {
 		q := p.questions[i]

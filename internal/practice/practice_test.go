@@ -66,7 +66,7 @@ func TestPracticeScoresAStreakAndASummary(t *testing.T) {
 			t.Errorf("missed step %d links to %q: %+v %v", m.Step, m.Link, l, errs)
 		}
 	}
-	if len(sum.Topics) == 0 || sum.Percent != 100*right/total || !strings.Contains(sum.Message, "right") {
+	if len(sum.Topics) == 0 || sum.Percent != percent(right, total) || !strings.Contains(sum.Message, "right") {
 		t.Errorf("summary %+v", sum)
 	}
 	if _, ok := p.Answer(Answer{}); ok {
@@ -299,6 +299,19 @@ func TestAnExerciseIsTickedOnlyWhenPassed(t *testing.T) {
 		ticked := strings.HasSuffix(tr.ExerciseChoices()[0].Label, "✓")
 		if ticked != right {
 			t.Errorf("every answer right: %v; the picker says %q", right, tr.ExerciseChoices()[0].Label)
+		}
+	}
+}
+
+func TestPercentRoundsToTheNearestBelowThePassMark(t *testing.T) {
+	for _, c := range []struct{ right, total, want int }{
+		{0, 0, 0}, {0, 3, 0}, {1, 3, 33}, {2, 3, 67}, {1, 2, 50}, {3, 3, 100},
+		{4, 5, 80}, {1, 8, 13}, {7, 9, 78},
+		{159, 200, 79}, // 79.5%: short of the pass mark, not shown as 80%
+		{160, 200, 80},
+	} {
+		if got := percent(c.right, c.total); got != c.want {
+			t.Errorf("percent(%d, %d) = %d, want %d", c.right, c.total, got, c.want)
 		}
 	}
 }
