@@ -679,3 +679,29 @@ func TestTabCrossesABigGraph(t *testing.T) {
 	press(t, ctx, kb.Enter)
 	waitFor(t, ctx, `!document.querySelector('#task-panel').hidden && document.querySelector('#task-panel .detail-note').textContent.includes('shard-0500')`)
 }
+
+// TestTheTimelineHoldsStill: nothing in the timeline moves when Play
+// becomes Pause and back, or as the step's number gains digits: the step
+// buttons stayed 5 px apart from where they were, and the slider, so
+// that its thumb left the pointer that dragged it.
+func TestTheTimelineHoldsStill(t *testing.T) {
+	ctx, base := playground(t)
+	boxes := `['#step-forward', '#step-last', '#step-slider', '#step-label', '#speed'].map(s => { const r = document.querySelector(s).getBoundingClientRect(); return [s, Math.round(r.left * 10) / 10, Math.round(r.width * 10) / 10].join(' '); })`
+	open(t, ctx, base, "/?scenario=chain-200&step=5")
+	before := eval[[]string](t, ctx, boxes)
+	click(t, ctx, "#play")
+	waitFor(t, ctx, `document.querySelector('#play').hidden`)
+	playing := eval[[]string](t, ctx, boxes)
+	click(t, ctx, "#pause")
+	for i := range before {
+		if playing[i] != before[i] {
+			t.Errorf("Play became Pause: %s moved to %s", before[i], playing[i])
+		}
+	}
+	open(t, ctx, base, "/?scenario=chain-200&step=500")
+	for i, now := range eval[[]string](t, ctx, boxes) {
+		if now != before[i] {
+			t.Errorf("at step 500 against step 5: %s is %s", before[i], now)
+		}
+	}
+}

@@ -21,6 +21,8 @@ type timeline struct {
 	playGen int // counts runs of play; a pause ends the current one
 	speed   time.Duration
 
+	labelWidth int // the step label's room, in characters (playground.Timeline.LabelWidth)
+
 	el struct {
 		slider, follow                                *dom.HTMLInputElement
 		stepLabel                                     *dom.BasicHTMLElement
@@ -85,6 +87,12 @@ func (tl *timeline) render() {
 	e.slider.SetMax(t.SliderMax)
 	e.slider.SetValue(t.SliderValue)
 	e.stepLabel.SetTextContent(t.Label)
+	if t.LabelWidth != tl.labelWidth {
+		// The label's room at its widest, in its monospaced font's
+		// characters: the slider beside it keeps its length.
+		tl.labelWidth = t.LabelWidth
+		e.stepLabel.Style().SetProperty("min-width", strconv.Itoa(t.LabelWidth)+"ch", "")
+	}
 	e.first.SetDisabled(!t.CanBack)
 	e.back.SetDisabled(!t.CanBack)
 	e.forward.SetDisabled(!t.CanForward)

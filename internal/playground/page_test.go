@@ -424,6 +424,13 @@ func TestViews(t *testing.T) {
 	if tl := p.Timeline(); tl.SliderValue != fmt.Sprint(death) || !tl.CanBack || !tl.CanForward {
 		t.Errorf("timeline %+v", tl)
 	}
+	// The room kept for the label is its length at the last step.
+	widest := p.Timeline().LabelWidth
+	p.Seek(scenario.StepEnd)
+	if tl := p.Timeline(); tl.LabelWidth != widest || len(tl.Label) != widest {
+		t.Errorf("at the last step the label %q is %d long; %d was kept for it", tl.Label, len(tl.Label), widest)
+	}
+	p.Seek(death)
 
 	w := open(t, "?scenario=wide-1000&step=end", "")
 	for k := w.Session().Len(); k > 0; k-- {

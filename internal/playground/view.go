@@ -38,8 +38,12 @@ func (p *Page) Caption() Caption {
 // Timeline is what the timeline shows: the step, how many there are, the
 // label, and which buttons can be pressed.
 type Timeline struct {
-	Step, Len              int
-	Label                  string // "step 4 / 16"
+	Step, Len int
+	Label     string // "step 4 / 16"
+	// LabelWidth is the label's length in characters at its widest, at
+	// the last step: room kept for it, the timeline's controls do not
+	// move as the step's number grows.
+	LabelWidth             int
 	CanBack, CanForward    bool
 	SliderMax, SliderValue string // the range input's max and value
 	CanUndo                bool
@@ -50,8 +54,9 @@ func (p *Page) Timeline() Timeline {
 	k, n := p.s.Cursor(), p.s.Len()
 	return Timeline{
 		Step: k, Len: n,
-		Label:   "step " + strconv.Itoa(k) + " / " + strconv.Itoa(n),
-		CanBack: k > 0, CanForward: k < n,
+		Label:      "step " + strconv.Itoa(k) + " / " + strconv.Itoa(n),
+		LabelWidth: len("step  / ") + 2*len(strconv.Itoa(n)),
+		CanBack:    k > 0, CanForward: k < n,
 		SliderMax: strconv.Itoa(n), SliderValue: strconv.Itoa(k),
 		CanUndo: p.CanUndo(),
 	}
