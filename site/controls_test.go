@@ -461,6 +461,11 @@ func TestClickingALogLineSeeksToItsStep(t *testing.T) {
 	if !eval[bool](t, ctx, `document.querySelector('#event-log li[data-step="3"]').classList.contains('current')`) {
 		t.Error("the line of step 3 is not marked current")
 	}
+	// The log is listed afresh; the focus is on the line clicked, from
+	// where the arrow keys go on, not on the page's body.
+	if got := eval[string](t, ctx, focused); got != "LI 3" {
+		t.Errorf("after the click the focus is on %q, want the line of step 3", got)
+	}
 }
 
 // TestTasksAreFocusableAndActWithTheKeyboard: tasks have a tabindex, a

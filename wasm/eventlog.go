@@ -32,13 +32,22 @@ func newEventLog(a *app) *eventLog {
 func (l *eventLog) wire() {
 	a := l.a
 	list := l.el.list
+	// show shows a line's step; the log is listed afresh, and the focus
+	// goes to the line of the step shown, not to the page's body.
+	show := func(li js.Value) {
+		step := li.Get("dataset").Get("step").String()
+		a.tl.pause()
+		a.unnotify()
+		if a.p.SeekTo(step) {
+			a.render(false)
+		}
+		if again := list.Call("querySelector", `li[data-step="`+step+`"]`); again.Truthy() {
+			again.Call("focus", map[string]any{"preventScroll": true})
+		}
+	}
 	on(list, "click", func(ev js.Value) {
 		if li := ev.Get("target").Call("closest", "li[data-step]"); li.Truthy() {
-			a.tl.pause()
-			a.unnotify()
-			if a.p.SeekTo(li.Get("dataset").Get("step").String()) {
-				a.render(false)
-			}
+			show(li)
 		}
 	})
 	on(list, "keydown", func(ev js.Value) {
@@ -51,17 +60,7 @@ func (l *eventLog) wire() {
 		li := ev.Get("target").Call("closest", "li[data-step]")
 		switch {
 		case k == playground.LogShow && li.Truthy():
-			step := li.Get("dataset").Get("step").String()
-			a.tl.pause()
-			a.unnotify()
-			if a.p.SeekTo(step) {
-				a.render(false)
-			}
-			// The log is listed afresh: the focus goes to the line of
-			// the step shown, not to the page's body.
-			if again := list.Call("querySelector", `li[data-step="`+step+`"]`); again.Truthy() {
-				again.Call("focus")
-			}
+			show(li)
 		case k == playground.LogUp && li.Truthy() && li.Get("previousElementSibling").Truthy():
 			li.Get("previousElementSibling").Call("focus")
 		case k == playground.LogDown && li.Truthy() && li.Get("nextElementSibling").Truthy():
