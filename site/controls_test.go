@@ -710,3 +710,29 @@ func TestTheTimelineHoldsStill(t *testing.T) {
 		}
 	}
 }
+
+// TestTheTimelineFitsItsPanel: at every width the timeline's controls lie
+// inside it, and it inside its panel. Between 770 and 870 px the speed
+// picker and the step label stuck out into the side panel.
+func TestTheTimelineFitsItsPanel(t *testing.T) {
+	ctx, base := playground(t)
+	for _, w := range []int64{390, 770, 820, 870, 1024, 1280} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
+			t.Fatal(err)
+		}
+		open(t, ctx, base, "/?scenario=outage&step=500")
+		out := eval[[]string](t, ctx, `(() => {
+			const tl = document.querySelector('.timeline'), r = tl.getBoundingClientRect(), p = tl.parentElement.getBoundingClientRect();
+			const out = [];
+			if (r.left < p.left - 0.5 || r.right > p.right + 0.5) out.push('the timeline ' + [r.left, r.right] + ' in its panel ' + [p.left, p.right]);
+			for (const el of tl.querySelectorAll('button:not([hidden]), input, select, .step-label')) {
+				const e = el.getBoundingClientRect();
+				if (e.width && (e.left < r.left - 0.5 || e.right > r.right + 0.5)) out.push((el.id || el.className) + ' ' + [e.left, e.right] + ' in the timeline ' + [r.left, r.right]);
+			}
+			return out;
+		})()`)
+		for _, o := range out {
+			t.Errorf("%d px wide: %s", w, o)
+		}
+	}
+}
