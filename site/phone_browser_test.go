@@ -134,34 +134,49 @@ func TestATapThatActsMovesNothing(t *testing.T) {
 }
 
 // TestFollowOnAPhoneShowsTheTask: on a phone the stage runs under the
-// timeline stuck to the screen's bottom; Follow brings the task a step is
-// about into the part in sight, opened at a step or stepped to with a
-// tap. It used to centre it in the whole stage, under the timeline.
+// timeline stuck to the screen's bottom, and the minimap covers its top
+// corner; Follow brings the tasks a step is about (those its caption
+// names) into the part in sight, clear of the minimap, opened at a step or
+// stepped to with a tap. It used to centre the first in the whole stage,
+// under the timeline, and leave a task under the minimap where it was.
 func TestFollowOnAPhoneShowsTheTask(t *testing.T) {
 	ctx, base := playground(t)
 	phone(t, ctx)
-	open(t, ctx, base, "/?scenario=chain-200&step=300")
-	settle(t, ctx)
-	for i := 0; i < 4; i++ {
-		got := eval[map[string]any](t, ctx, `(() => {
-			const task = (document.querySelector('#caption').textContent.match(/step-\d+/) || [''])[0];
-			const g = document.querySelector('#graph g[data-task="' + task + '"] > rect');
-			if (!g) return {task, drawn: false};
-			const r = g.getBoundingClientRect(), s = document.querySelector('#scroller').getBoundingClientRect();
-			const bar = document.querySelector('.timeline').getBoundingClientRect();
-			return {task, drawn: true, top: r.top, bottom: r.bottom, left: r.left, right: r.right,
-				from: Math.max(0, s.top), to: Math.min(innerHeight, bar.top, s.bottom), sl: s.left, sr: s.right};
-		})()`)
-		step := eval[string](t, ctx, `document.body.dataset.step`)
-		if got["task"] == "" || got["drawn"] != true {
-			t.Fatalf("step %s: the caption's task %v is not drawn", step, got["task"])
-		}
-		f := func(k string) float64 { return got[k].(float64) }
-		if f("top") < f("from") || f("bottom") > f("to") || f("left") < f("sl") || f("right") > f("sr") {
-			t.Errorf("step %s: %v is drawn at y = %.0f..%.0f, x = %.0f..%.0f; the stage is in sight at y = %.0f..%.0f, x = %.0f..%.0f",
-				step, got["task"], f("top"), f("bottom"), f("left"), f("right"), f("from"), f("to"), f("sl"), f("sr"))
-		}
-		touchAt(t, ctx, centre(t, ctx, "#step-forward"))
+	for _, path := range []string{"/?scenario=chain-200&step=300", "/?scenario=outage&step=600"} {
+		open(t, ctx, base, path)
 		settle(t, ctx)
+		for i := 0; i < 6; i++ {
+			got := eval[[]map[string]any](t, ctx, `(() => {
+				const caption = document.querySelector('#caption').textContent;
+				const s = document.querySelector('#scroller').getBoundingClientRect();
+				const bar = document.querySelector('.timeline').getBoundingClientRect();
+				const mm = document.querySelector('#minimap');
+				const m = mm.hidden ? null : mm.getBoundingClientRect();
+				const from = Math.max(0, s.top), to = Math.min(innerHeight, bar.top, s.bottom);
+				// The tasks the caption names, drawn: the first two.
+				const names = [...document.querySelectorAll('#graph g[data-task]')].map(g => g.dataset.task)
+					.filter(n => caption.includes(n + ' ') || caption.endsWith(n) || caption.includes(n + '.') || caption.includes(n + ','))
+					.sort((a, b) => caption.indexOf(a) - caption.indexOf(b)).slice(0, 2);
+				return names.map(task => {
+					const r = document.querySelector('#graph g[data-task="' + task + '"] > rect').getBoundingClientRect();
+					const under = m && r.right > m.left && r.left < m.right && r.bottom > m.top && r.top < m.bottom;
+					return {task, box: [r.left, r.top, r.right, r.bottom].map(Math.round).join(' '),
+						inSight: r.top >= from && r.bottom <= to && r.left >= s.left && r.right <= s.right, under: !!under,
+						sight: [s.left, from, s.right, to].map(Math.round).join(' ')};
+				});
+			})()`)
+			step := eval[string](t, ctx, `document.body.dataset.step`)
+			if len(got) == 0 {
+				t.Fatalf("%s, step %s: the caption names no task drawn", path, step)
+			}
+			for _, g := range got {
+				if g["inSight"] != true || g["under"] == true {
+					t.Errorf("%s, step %s: %v is drawn at %v (under the minimap: %v); the stage is in sight at %v",
+						path, step, g["task"], g["box"], g["under"], g["sight"])
+				}
+			}
+			touchAt(t, ctx, centre(t, ctx, "#step-forward"))
+			settle(t, ctx)
+		}
 	}
 }

@@ -210,12 +210,19 @@ func (d *drawing) view() playground.Scroll {
 		Width: sc.Get("clientWidth").Float(), Height: sc.Get("clientHeight").Float()}
 	// What of it the screen hides: above the window's top, below its
 	// bottom or under the timeline stuck over it (on a phone).
-	top := sc.Call("getBoundingClientRect").Get("top").Float() + sc.Get("clientTop").Float()
+	sr := sc.Call("getBoundingClientRect")
+	left, top := sr.Get("left").Float()+sc.Get("clientLeft").Float(), sr.Get("top").Float()+sc.Get("clientTop").Float()
 	bottom := min(js.Global().Get("innerHeight").Float(), d.el.timeline.Call("getBoundingClientRect").Get("top").Float())
 	if bottom <= top {
 		bottom = js.Global().Get("innerHeight").Float() // the timeline is above the stage (an embed)
 	}
 	v.Above, v.Below = max(0, -top), max(0, top+v.Height-bottom)
+	// The minimap, drawn over the stage's corner, covers what is under it.
+	if !d.mm.hidden {
+		r := d.mm.canvas.Call("getBoundingClientRect")
+		v.Cover = playground.Rect{X0: r.Get("left").Float() - left, Y0: r.Get("top").Float() - top,
+			X1: r.Get("right").Float() - left, Y1: r.Get("bottom").Float() - top}
+	}
 	return v
 }
 
@@ -225,18 +232,25 @@ func (d *drawing) inContent(task string) (x, y float64, ok bool) {
 	return x + d.svgX, y + d.svgY, ok
 }
 
-// followAction scrolls the drawing so that the first task a step changed
-// is in view, if it is not (playground.Follow); view is where the scroller
-// was before the step. It returns where the scroller is now.
+// followAction scrolls the drawing so that the tasks a step changed are
+// in sight, if they are not (playground.FollowAll); view is where the
+// scroller was before the step. It returns where the scroller is now.
 func (d *drawing) followAction(view playground.Scroll, tasks []string) playground.Scroll {
-	if len(tasks) == 0 {
+	// The first few: a step about a thousand tasks is followed to its
+	// first.
+	var pts []render.Point
+	for _, t := range tasks[:min(len(tasks), 8)] {
+		if x, y, ok := d.inContent(t); ok {
+			pts = append(pts, render.Point{X: x, Y: y})
+		}
+	}
+	if len(pts) == 0 {
 		return view
 	}
-	x, y, ok := d.inContent(tasks[0])
-	if !ok {
-		return view
-	}
-	if left, top, move := playground.Follow(view, x, y, 60); move {
+	// Room for half a box about each task's centre, and a little more.
+	l, z := d.g.layout, d.g.scale
+	m := playground.Margin{X: l.NodeW/2*z + 8, Y: l.NodeH/2*z + 8}
+	if left, top, move := playground.FollowAll(view, pts, m); move {
 		d.a.scrollLater(d.el.scroller, left, top, true)
 		view.Left, view.Top = left, top
 	}

@@ -64,7 +64,29 @@ type Scroll struct {
 	// bottom (a phone's timeline). Centre and Follow bring a point into
 	// the part in sight, where that is at least [SightMin] tall.
 	Above, Below float64
+	// Cover is a part of the view that something drawn over it hides
+	// (the minimap), from the view's top left corner; Follow takes a
+	// point near it for out of sight. The zero Rect covers nothing.
+	Cover Rect
 }
+
+// covered reports whether the point (x, y) of the content is under the
+// view's cover, or within m of it.
+func (v Scroll) covered(x, y float64, m Margin) bool {
+	c := v.Cover
+	if c.X1 <= c.X0 || c.Y1 <= c.Y0 {
+		return false
+	}
+	x, y = x-v.Left, y-v.Top
+	return x > c.X0-m.X && x < c.X1+m.X && y > c.Y0-m.Y && y < c.Y1+m.Y
+}
+
+// Margin is the room Follow keeps about a point brought into sight, across
+// and down: about half a task's box, so that the whole box shows.
+type Margin struct{ X, Y float64 }
+
+// half is half of m: how near the cover a point counts as under it.
+func (m Margin) half() Margin { return Margin{m.X / 2, m.Y / 2} }
 
 // SightMin is the least height of a view's part in sight that Centre and
 // Follow aim at; less in sight, they aim at the whole view.
@@ -101,18 +123,69 @@ func Centre(v Scroll, x, y float64) (left, top float64) {
 }
 
 // Follow returns the scroll offsets that bring the point (x, y) of the
-// content into the view's part in sight with a margin, centring it, and
-// whether the view has to move at all: a task already in sight stays
-// where it is.
-func Follow(v Scroll, x, y, margin float64) (left, top float64, move bool) {
+// content into the view's part in sight, m from its edges and clear of its
+// cover, centring it, and whether the view has to move at all: a task
+// already in sight stays where it is.
+func Follow(v Scroll, x, y float64, m Margin) (left, top float64, move bool) {
 	left, top = v.Left, v.Top
 	s := v.sight()
 	cl, ct := Centre(v, x, y)
-	if x < s.Left+margin || x > s.Left+s.Width-margin {
+	if x < s.Left+m.X || x > s.Left+s.Width-m.X {
 		left, move = cl, true
 	}
-	if y < s.Top+margin || y > s.Top+s.Height-margin {
+	if y < s.Top+m.Y || y > s.Top+s.Height-m.Y {
 		top, move = ct, true
+	}
+	if v.coversAt(left, top, m, render.Point{X: x, Y: y}) {
+		left, top, move = cl, ct, true
+	}
+	return left, top, move
+}
+
+// coversAt reports whether the view's cover, the view scrolled to (left,
+// top), is over or near one of the points.
+func (v Scroll) coversAt(left, top float64, m Margin, pts ...render.Point) bool {
+	v.Left, v.Top = left, top
+	for _, p := range pts {
+		if v.covered(p.X, p.Y, m.half()) {
+			return true
+		}
+	}
+	return false
+}
+
+// FollowAll is Follow for the tasks a step is about, at pts, the first
+// first: where their bounds fit the part in sight within m it brings them
+// all into it, centring the bounds on each axis it has to move along;
+// else it follows the first. A caption that names a task SUCCEEDED and the
+// next READY shows both.
+//
+// The cost is O(len(pts)).
+func FollowAll(v Scroll, pts []render.Point, m Margin) (left, top float64, move bool) {
+	if len(pts) == 0 {
+		return v.Left, v.Top, false
+	}
+	if len(pts) == 1 {
+		return Follow(v, pts[0].X, pts[0].Y, m)
+	}
+	b := Rect{X0: pts[0].X, Y0: pts[0].Y, X1: pts[0].X, Y1: pts[0].Y}
+	for _, p := range pts[1:] {
+		b.X0, b.Y0, b.X1, b.Y1 = min(b.X0, p.X), min(b.Y0, p.Y), max(b.X1, p.X), max(b.Y1, p.Y)
+	}
+	s := v.sight()
+	if b.X1-b.X0 > s.Width-2*m.X || b.Y1-b.Y0 > s.Height-2*m.Y {
+		return Follow(v, pts[0].X, pts[0].Y, m)
+	}
+	left, top = v.Left, v.Top
+	cl, ct := Centre(v, (b.X0+b.X1)/2, (b.Y0+b.Y1)/2)
+	if b.X0 < s.Left+m.X || b.X1 > s.Left+s.Width-m.X {
+		left, move = cl, true
+	}
+	if b.Y0 < s.Top+m.Y || b.Y1 > s.Top+s.Height-m.Y {
+		top, move = ct, true
+	}
+	if v.coversAt(left, top, m, pts...) {
+		left, top, move = cl, ct, true
 	}
 	return left, top, move
 }

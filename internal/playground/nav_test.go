@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dagq/dagq/core/render"
 	"github.com/dagq/dagq/core/scenario"
 	"github.com/dagq/dagq/internal/playground"
 	"github.com/dagq/dagq/internal/session"
@@ -90,9 +91,44 @@ func TestFollow(t *testing.T) {
 		{little, 500, 450, 100, 100, false},
 		{little, 500, 5000, 100, 4700, true},
 	} {
-		left, top, move := playground.Follow(tt.v, tt.x, tt.y, 60)
+		left, top, move := playground.Follow(tt.v, tt.x, tt.y, playground.Margin{X: 60, Y: 60})
 		if left != tt.left || top != tt.top || move != tt.move {
 			t.Errorf("Follow in %+v to (%v, %v) = %v, %v, %v; want %v, %v, %v", tt.v, tt.x, tt.y, left, top, move, tt.left, tt.top, tt.move)
+		}
+	}
+}
+
+func TestFollowAll(t *testing.T) {
+	t.Parallel()
+	v := playground.Scroll{Left: 100, Top: 100, Width: 800, Height: 600}
+	phone := v
+	phone.Below = 300 // in sight from 100 to 400
+	// A minimap over the view's top right corner, 200×150.
+	mapped := v
+	mapped.Cover = playground.Rect{X0: 600, Y0: 0, X1: 800, Y1: 150}
+	pt := func(x, y float64) render.Point { return render.Point{X: x, Y: y} }
+	for _, tt := range []struct {
+		name      string
+		v         playground.Scroll
+		pts       []render.Point
+		left, top float64
+		move      bool
+	}{
+		{"none", v, nil, 100, 100, false},
+		{"one, as Follow", v, []render.Point{pt(500, 5000)}, 100, 4700, true},
+		{"all in sight", v, []render.Point{pt(300, 300), pt(500, 500)}, 100, 100, false},
+		{"the second under the bar: both brought up", phone, []render.Point{pt(300, 300), pt(300, 420)}, 100, 210, true},
+		{"too far apart: the first", phone, []render.Point{pt(300, 300), pt(300, 900)}, 100, 100, false},
+		{"too far apart, the first out of sight", phone, []render.Point{pt(300, 500), pt(300, 1500)}, 100, 350, true},
+		{"sideways", v, []render.Point{pt(850, 300), pt(1000, 300)}, 525, 100, true},
+		{"under the minimap: centred", mapped, []render.Point{pt(800, 150)}, 400, 0, true},
+		{"under the minimap, with another", mapped, []render.Point{pt(300, 300), pt(800, 150)}, 150, 0, true},
+		{"beside the minimap", mapped, []render.Point{pt(650, 300)}, 100, 100, false},
+		{"brought under the minimap: centred", mapped, []render.Point{pt(850, 1000)}, 450, 700, true},
+	} {
+		left, top, move := playground.FollowAll(tt.v, tt.pts, playground.Margin{X: 60, Y: 60})
+		if left != tt.left || top != tt.top || move != tt.move {
+			t.Errorf("%s: FollowAll(%v) = %v, %v, %v; want %v, %v, %v", tt.name, tt.pts, left, top, move, tt.left, tt.top, tt.move)
 		}
 	}
 }
