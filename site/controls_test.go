@@ -688,7 +688,8 @@ func TestTabCrossesABigGraph(t *testing.T) {
 // TestTheTimelineHoldsStill: nothing in the timeline moves when Play
 // becomes Pause and back, or as the step's number gains digits: the step
 // buttons stayed 5 px apart from where they were, and the slider, so
-// that its thumb left the pointer that dragged it.
+// that its thumb left the pointer that dragged it; nor when the caption
+// grows, which is drawn under the timeline and the clock.
 func TestTheTimelineHoldsStill(t *testing.T) {
 	ctx, base := playground(t)
 	boxes := `['#step-forward', '#step-last', '#step-slider', '#step-label', '#speed'].map(s => { const r = document.querySelector(s).getBoundingClientRect(); return [s, Math.round(r.left * 10) / 10, Math.round(r.width * 10) / 10].join(' '); })`
@@ -709,6 +710,20 @@ func TestTheTimelineHoldsStill(t *testing.T) {
 			t.Errorf("at step 500 against step 5: %s is %s", before[i], now)
 		}
 	}
+
+	// A caption of one line, then of three or more: the timeline and the
+	// clock's buttons stay under the pointer, the caption below them.
+	const tops = `['#step-forward', '#advance'].map(s => Math.round(document.querySelector(s).getBoundingClientRect().top))`
+	open(t, ctx, base, "/?scenario=outage&step=560")
+	short := eval[[]int](t, ctx, tops)
+	click(t, ctx, "#step-forward")
+	waitStep(t, ctx, 561)
+	if h := eval[float64](t, ctx, `document.querySelector('#caption').getBoundingClientRect().height`); h < 60 {
+		t.Fatalf("step 561's caption is %.0f px tall: the test needs one of three lines or more", h)
+	}
+	if long := eval[[]int](t, ctx, tops); fmt.Sprint(long) != fmt.Sprint(short) {
+		t.Errorf("the caption grew: → and the clock's buttons moved from y = %v to %v", short, long)
+	}
 }
 
 // TestTheTimelineFitsItsPanel: at every width the timeline's controls lie
@@ -724,6 +739,9 @@ func TestTheTimelineFitsItsPanel(t *testing.T) {
 		out := eval[[]string](t, ctx, `(() => {
 			const tl = document.querySelector('.timeline'), r = tl.getBoundingClientRect(), p = tl.parentElement.getBoundingClientRect();
 			const out = [];
+			// One row where the stage is wide (a desktop's, beside the side panel).
+			const mids = [...tl.children].map(e => e.getBoundingClientRect()).filter(e => e.height).map(e => e.top + e.height / 2);
+			if (innerWidth >= 1024 && Math.max(...mids) - Math.min(...mids) > 12) out.push('the timeline takes more than a row: its controls centred at y = ' + mids.map(Math.round));
 			if (r.left < p.left - 0.5 || r.right > p.right + 0.5) out.push('the timeline ' + [r.left, r.right] + ' in its panel ' + [p.left, p.right]);
 			for (const el of tl.querySelectorAll('button:not([hidden]), input, select, .step-label')) {
 				const e = el.getBoundingClientRect();
