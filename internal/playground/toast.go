@@ -8,6 +8,12 @@ type Obstacle struct {
 	Weight float64
 }
 
+// ToastGap is the room a notice keeps from what it does not cover: each
+// obstacle counts as that much taller above and below. Placed edge to
+// edge, a notice and a task measured a fraction of a pixel later
+// overlapped.
+const ToastGap = 4
+
 // Weights of obstacles for [PlaceToast].
 const (
 	WeightTask    = 100 // a task of the drawing
@@ -18,7 +24,7 @@ const (
 // PlaceToast returns where the top of a notice h pixels tall goes, on a
 // screen screenH tall, spanning x0…x1: the place between margin and
 // screenH − margin where it covers the least of the obstacles, each
-// area counted by its weight; among places that cost the same, the
+// area (grown by [ToastGap] above and below) counted by its weight; among places that cost the same, the
 // lowest, where notices are looked for. A notice taller than the room
 // goes at the top margin.
 //
@@ -35,7 +41,7 @@ func PlaceToast(screenH, h, x0, x1, margin float64, obstacles []Obstacle) (top f
 		c := 0.0
 		for _, o := range obstacles {
 			w := min(x1, o.Rect.X1) - max(x0, o.Rect.X0)
-			v := min(y+h, o.Rect.Y1) - max(y, o.Rect.Y0)
+			v := min(y+h, o.Rect.Y1+ToastGap) - max(y, o.Rect.Y0-ToastGap)
 			if w > 0 && v > 0 {
 				c += w * v * o.Weight
 			}
@@ -53,10 +59,11 @@ func PlaceToast(screenH, h, x0, x1, margin float64, obstacles []Obstacle) (top f
 	}
 	try(margin)
 	for _, o := range obstacles {
-		try(o.Rect.Y0 - h)
-		try(o.Rect.Y1)
-		try(o.Rect.Y0)
-		try(o.Rect.Y1 - h)
+		y0, y1 := o.Rect.Y0-ToastGap, o.Rect.Y1+ToastGap
+		try(y0 - h)
+		try(y1)
+		try(y0)
+		try(y1 - h)
 	}
 	return best
 }

@@ -23,9 +23,9 @@ func TestPlaceToast(t *testing.T) {
 		want float64
 	}{
 		{"NothingAtTheBottom", nil, 844 - 10 - 60},
-		{"ATaskAtTheBottomPushesItUp", []playground.Obstacle{task(760, 800)}, 760 - 60},
-		{"BetweenTwoRowsWhereItFits", []playground.Obstacle{task(100, 700), task(780, 844)}, 720},
-		{"OverTextRatherThanATask", []playground.Obstacle{text(0, 200), task(200, 844)}, 140},
+		{"ATaskAtTheBottomPushesItUp", []playground.Obstacle{task(760, 800)}, 760 - playground.ToastGap - 60},
+		{"BetweenTwoRowsWhereItFits", []playground.Obstacle{task(100, 700), task(780, 844)}, 780 - playground.ToastGap - 60},
+		{"OverTextRatherThanATask", []playground.Obstacle{text(0, 200), task(200, 844)}, 200 - playground.ToastGap - 60},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			top := playground.PlaceToast(844, 60, 10, 380, 10, tt.obs)
