@@ -41,7 +41,7 @@ type drawing struct {
 
 	el struct {
 		scroller, stage, zoomIn, zoomOut, zoomFit, zoomLabel, find, names js.Value
-		timeline                                                         js.Value
+		timeline                                                          js.Value
 	}
 }
 
