@@ -68,7 +68,10 @@ fmt:
 ## download gzipped; a panic's stack trace keeps its function names and lines. main.wasm.br and
 ## main.wasm.gz, beside it, are what wq serve sends a browser (brotli at quality 11: tens of seconds
 ## once, and left as they are while main.wasm does not change; see site/precompress).
-WASMFLAGS := -ldflags=-s\ -w
+## -trimpath makes main.wasm the same wherever the checkout is (its paths went into what a browser
+## downloads, and moved its size by kilobytes); -tags dagq_nojson leaves encoding/json out of it
+## (the page never writes a JSON trace; core/scenario/json_writer_nojson.go).
+WASMFLAGS := -trimpath -tags dagq_nojson -ldflags=-s\ -w
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASMDIR)/main.wasm ./wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WASMDIR)/

@@ -121,7 +121,7 @@ func startBrowser() {
 		return
 	}
 	steps := [][]string{
-		{"go", "build", "-ldflags=-s -w", "-o", "site/static/main.wasm", "./wasm"}, // as make wasm builds it
+		{"go", "build", "-trimpath", "-tags", "dagq_nojson", "-ldflags=-s -w", "-o", "site/static/main.wasm", "./wasm"}, // as make wasm builds it
 		{"cp", filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), "site/static/"},
 		{"go", "run", "./site/precompress", "site/static/main.wasm"},
 		{"go", "build", "-o", filepath.Join(tmp, "wq"), "./cmd/wq"},
