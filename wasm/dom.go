@@ -199,3 +199,11 @@ func sameControl(el js.Value) string {
 	}
 	return ""
 }
+
+// passFocus moves the focus from a button just disabled, where it would
+// fall to the page's body, to another.
+func passFocus(from, to js.Value) {
+	if from.Get("disabled").Bool() && document.Get("activeElement").Equal(from) {
+		to.Call("focus")
+	}
+}

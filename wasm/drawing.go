@@ -212,9 +212,10 @@ func (d *drawing) view() playground.Scroll {
 	// bottom or under the timeline stuck over it (on a phone).
 	sr := sc.Call("getBoundingClientRect")
 	left, top := sr.Get("left").Float()+sc.Get("clientLeft").Float(), sr.Get("top").Float()+sc.Get("clientTop").Float()
-	bottom := min(js.Global().Get("innerHeight").Float(), d.el.timeline.Call("getBoundingClientRect").Get("top").Float())
+	screen := js.Global().Get("innerHeight").Float()
+	bottom := min(screen, d.el.timeline.Call("getBoundingClientRect").Get("top").Float())
 	if bottom <= top {
-		bottom = js.Global().Get("innerHeight").Float() // the timeline is above the stage (an embed)
+		bottom = screen // the timeline is above the stage (an embed)
 	}
 	v.Above, v.Below = max(0, -top), max(0, top+v.Height-bottom)
 	// The minimap, drawn over the stage's corner, covers what is under it.
@@ -320,13 +321,5 @@ func (d *drawing) flashCycle(b playground.Banner) {
 func (d *drawing) focusTask(task string) {
 	if nd := d.g.nodes[task]; nd != nil && nd.drawn {
 		nd.g.Call("focus", map[string]any{"preventScroll": true})
-	}
-}
-
-// passFocus moves the focus from a button just disabled, where it would
-// fall to the page's body, to another.
-func passFocus(from, to js.Value) {
-	if from.Get("disabled").Bool() && document.Get("activeElement").Equal(from) {
-		to.Call("focus")
 	}
 }

@@ -79,20 +79,9 @@ func (pr *practice) wire() {
 		l.Interviewer = e.interviewer.Get("checked").Bool()
 		pr.start(l)
 	})
-	// Each button that starts an exercise leaves the focus on its first
-	// question: the button itself is hidden or drawn afresh.
-	for _, b := range []struct {
-		el   js.Value
-		link func() playground.PracticeLink
-	}{{e.restart, func() playground.PracticeLink { return pr.t.Link() }}, {e.again, func() playground.PracticeLink { return pr.t.Link() }},
-		{e.nextExercise, func() playground.PracticeLink { return pr.t.NextLink() }}} {
-		on(b.el, "click", func(js.Value) {
-			pr.start(b.link())
-			if pr.t != nil {
-				pr.focusAnswer()
-			}
-		})
-	}
+	on(e.restart, "click", func(js.Value) { pr.startHere(pr.t.Link()) })
+	on(e.again, "click", func(js.Value) { pr.startHere(pr.t.Link()) })
+	on(e.nextExercise, "click", func(js.Value) { pr.startHere(pr.t.NextLink()) })
 	on(e.form, "submit", func(ev js.Value) {
 		ev.Call("preventDefault")
 		pr.answer()
@@ -139,6 +128,15 @@ func (pr *practice) wire() {
 // start shows the exercise a practice link names, with the progress
 // stored in the browser, from its first question.
 func (pr *practice) start(pl playground.PracticeLink) { pr.open(pl, false) }
+
+// startHere is start for a button that starts an exercise, which it
+// hides or draws afresh: the focus goes to the first question.
+func (pr *practice) startHere(pl playground.PracticeLink) {
+	pr.start(pl)
+	if pr.t != nil {
+		pr.focusAnswer()
+	}
+}
 
 // open shows the exercise a practice link names, with the
 // progress stored in the browser; with resume (a reload), at the question

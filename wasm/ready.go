@@ -91,7 +91,7 @@ func (r *readyLine) render(old map[string]pos, events []core.Event) {
 			`" tabindex="0" role="button">` + task + `</li>`)
 	}
 	if markup := b.String(); markup != r.markup || r.marked || animate {
-		r.markup, r.marked = markup, false
+		r.markup = markup
 		list.Set("innerHTML", markup)
 	}
 	// The glide marks the chips: drawn afresh next time, even when the

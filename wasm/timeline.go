@@ -21,7 +21,8 @@ type timeline struct {
 	playGen int // counts runs of play; a pause ends the current one
 	speed   time.Duration
 
-	labelWidth int // the step label's room, in characters (playground.Timeline.LabelWidth)
+	labelWidth int      // the step label's room, in characters (playground.Timeline.LabelWidth)
+	command    js.Value // the command box, where Undo's focus goes
 
 	el struct {
 		slider, follow                                *dom.HTMLInputElement
@@ -36,6 +37,7 @@ func newTimeline(a *app) *timeline {
 	e := &tl.el
 	e.slider, e.follow = inputByID("step-slider"), inputByID("follow")
 	e.stepLabel = elementByID("step-label")
+	tl.command = byID("command")
 	e.speed = selectByID("speed")
 	for _, b := range []struct {
 		el **dom.HTMLButtonElement
@@ -118,14 +120,10 @@ func (tl *timeline) keepFocus(active js.Value) {
 		e.pause.Focus()
 	case active.Equal(e.pause.Underlying()) && !tl.playing:
 		e.play.Focus()
-	case active.Equal(e.undo.Underlying()) && e.undo.Disabled():
-		byID("command").Call("focus")
-	default:
-		for _, b := range []*dom.HTMLButtonElement{e.first, e.back, e.forward, e.last} {
-			if active.Equal(b.Underlying()) && b.Disabled() {
-				e.slider.Focus()
-			}
-		}
+	}
+	passFocus(e.undo.Underlying(), tl.command)
+	for _, b := range []*dom.HTMLButtonElement{e.first, e.back, e.forward, e.last} {
+		passFocus(b.Underlying(), e.slider.Underlying())
 	}
 }
 

@@ -127,16 +127,24 @@ func Centre(v Scroll, x, y float64) (left, top float64) {
 // cover, centring it, and whether the view has to move at all: a task
 // already in sight stays where it is.
 func Follow(v Scroll, x, y float64, m Margin) (left, top float64, move bool) {
+	p := render.Point{X: x, Y: y}
+	return followBounds(v, Rect{X0: x, Y0: y, X1: x, Y1: y}, []render.Point{p}, m)
+}
+
+// followBounds brings the bounds b of the points pts into the part of v in
+// sight, m from its edges, centring b on each axis along which it has to
+// move, and all of it when the cover would then be over one of pts.
+func followBounds(v Scroll, b Rect, pts []render.Point, m Margin) (left, top float64, move bool) {
 	left, top = v.Left, v.Top
 	s := v.sight()
-	cl, ct := Centre(v, x, y)
-	if x < s.Left+m.X || x > s.Left+s.Width-m.X {
+	cl, ct := Centre(v, (b.X0+b.X1)/2, (b.Y0+b.Y1)/2)
+	if b.X0 < s.Left+m.X || b.X1 > s.Left+s.Width-m.X {
 		left, move = cl, true
 	}
-	if y < s.Top+m.Y || y > s.Top+s.Height-m.Y {
+	if b.Y0 < s.Top+m.Y || b.Y1 > s.Top+s.Height-m.Y {
 		top, move = ct, true
 	}
-	if v.coversAt(left, top, m, render.Point{X: x, Y: y}) {
+	if v.coversAt(left, top, m, pts...) {
 		left, top, move = cl, ct, true
 	}
 	return left, top, move
@@ -172,22 +180,10 @@ func FollowAll(v Scroll, pts []render.Point, m Margin) (left, top float64, move 
 	for _, p := range pts[1:] {
 		b.X0, b.Y0, b.X1, b.Y1 = min(b.X0, p.X), min(b.Y0, p.Y), max(b.X1, p.X), max(b.Y1, p.Y)
 	}
-	s := v.sight()
-	if b.X1-b.X0 > s.Width-2*m.X || b.Y1-b.Y0 > s.Height-2*m.Y {
+	if s := v.sight(); b.X1-b.X0 > s.Width-2*m.X || b.Y1-b.Y0 > s.Height-2*m.Y {
 		return Follow(v, pts[0].X, pts[0].Y, m)
 	}
-	left, top = v.Left, v.Top
-	cl, ct := Centre(v, (b.X0+b.X1)/2, (b.Y0+b.Y1)/2)
-	if b.X0 < s.Left+m.X || b.X1 > s.Left+s.Width-m.X {
-		left, move = cl, true
-	}
-	if b.Y0 < s.Top+m.Y || b.Y1 > s.Top+s.Height-m.Y {
-		top, move = ct, true
-	}
-	if v.coversAt(left, top, m, pts...) {
-		left, top, move = cl, ct, true
-	}
-	return left, top, move
+	return followBounds(v, b, pts, m)
 }
 
 // Find returns the task a search names: the task of exactly that name,

@@ -24,9 +24,9 @@ const (
 // PlaceToast returns where the top of a notice h pixels tall goes, on a
 // screen screenH tall, spanning x0…x1: the place between margin and
 // screenH − margin where it covers the least of the obstacles, each
-// area (grown by [ToastGap] above and below) counted by its weight; among places that cost the same, the
-// lowest, where notices are looked for. A notice taller than the room
-// goes at the top margin.
+// area (grown by [ToastGap] above and below) counted by its weight;
+// among places that cost the same, the lowest, where notices are looked
+// for. A notice taller than the room goes at the top margin.
 //
 // The cost covered is piecewise linear in the top, so its least is at a
 // place where an edge of the notice meets an edge of an obstacle, or at
