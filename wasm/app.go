@@ -50,6 +50,7 @@ type app struct {
 	shown   int    // the step drawn last; -1 before the first drawing
 	pending func() // the end of the last step's animation, if still to come
 	untold  bool   // the step drawn now is not told in the page's text (playground.Pace.Tells)
+	tellAt  int    // the part of the step tellNext tells next
 	told    bool   // the step drawn last is told in the page's text
 	drawn   bool   // the first drawing is done
 	address string // the address last written
@@ -285,41 +286,68 @@ func (a *app) render(animate bool) {
 	}
 }
 
-// tell tells the step shown in the page's text: the READY line, the
-// dead-letter queue and its console, the event log, the counts, the
-// timeline, the clock, a task's detail, the editor's line and the
-// caption. chips are where the READY line's chips were before the step,
-// when it is animated; relaid, that the graph was laid out again.
+// tell tells the step shown in the page's text, all of it (tellPart).
+// chips are where the READY line's chips were before the step, when it is
+// animated; relaid, that the graph was laid out again.
 func (a *app) tell(relaid bool, chips map[string]pos) {
+	for i := range tellParts {
+		a.tellPart(i, relaid, chips)
+	}
+	a.told, a.tellAt = true, 0
+}
+
+// tellParts is how many parts telling a step is in: the READY line; the
+// event log; the counts, the timeline and the clock; the dead-letter queue
+// and its console, a task's detail, the editor's line and the caption.
+// Each costs the browser about as much as the others.
+const tellParts = 4
+
+// tellPart tells part i of the step shown (see tellParts), and while play
+// runs holds the height of what it changed (steady).
+func (a *app) tellPart(i int, relaid bool, chips map[string]pos) {
 	p := a.p
 	s := p.Session()
-	k := s.Cursor()
-	var events []core.Event
-	if k > 0 {
-		events = s.Step(k).Events
+	switch i {
+	case 0:
+		var events []core.Event
+		if k := s.Cursor(); k > 0 {
+			events = s.Step(k).Events
+		}
+		a.ready.render(chips, events)
+	case 1:
+		a.log.render(s, relaid)
+	case 2:
+		a.tally.render()
+		a.tl.render()
+		a.clk.render()
+	case 3:
+		a.dlq.render()
+		a.con.render()
+		a.detail.step()
+		a.ed.markLine()
+		c := p.Caption()
+		setText(a.el.caption, "")
+		if c.Where != "" {
+			where := create("span", "where")
+			setText(where, c.Where)
+			appendTo(a.el.caption, where)
+		}
+		appendTo(a.el.caption, document.Call("createTextNode", c.Text))
+		toggleClass(a.el.caption, "refused", c.Refused)
 	}
-	a.ready.render(chips, events)
-	a.dlq.render()
-	a.con.render()
-	a.log.render(s, relaid)
-	a.tally.render()
-	a.tl.render()
-	a.clk.render()
-	a.detail.step()
-	a.ed.markLine()
-	c := p.Caption()
-	setText(a.el.caption, "")
-	if c.Where != "" {
-		where := create("span", "where")
-		setText(where, c.Where)
-		appendTo(a.el.caption, where)
-	}
-	appendTo(a.el.caption, document.Call("createTextNode", c.Text))
-	toggleClass(a.el.caption, "refused", c.Refused)
 	if a.tl.playing {
 		a.steady.hold()
 	}
-	a.told = true
+}
+
+// tellNext tells the next part of the step shown (tellParts, one a frame:
+// playground.JobTell) and reports whether it was the last. The step is
+// told whole only when play pauses (tellLate): a step drawn meanwhile
+// may not be in the parts told before it.
+func (a *app) tellNext() bool {
+	a.tellPart(a.tellAt, false, nil)
+	a.tellAt = (a.tellAt + 1) % tellParts
+	return a.tellAt == 0
 }
 
 // tellLate tells the step shown in the page's text if play drew it

@@ -22,7 +22,7 @@ type drawing struct {
 	g           *graph
 	mm          *minimap  // the overview of a drawing bigger than the stage
 	follow      bool      // bring the tasks a step changes into view
-	holdFollow  bool      // but not those of the step drawn now (playground.Pace.Follows)
+	holdFollow  bool      // but not those of the step drawn now (playground.JobFollow does)
 	zoomText    string    // the zoom label written
 	zoom        float64   // the zoom chosen; 0 until one is, when the drawing fits itself
 	traced      string    // the task whose lineage is highlighted; "" for none
@@ -256,6 +256,15 @@ func (d *drawing) followAction(view playground.Scroll, tasks []string) playgroun
 		view.Left, view.Top = left, top
 	}
 	return view
+}
+
+// followShown brings the tasks of the step shown into view, as drawing a
+// step followed does: play too quick to animate does it in a frame after
+// the step's (playground.JobFollow).
+func (d *drawing) followShown() {
+	if d.follow {
+		d.drawWindow(d.followAction(d.view(), d.a.p.Focus(d.a.shown)))
+	}
 }
 
 // drawWindow draws the part of a big graph around the view.

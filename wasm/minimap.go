@@ -20,6 +20,8 @@ type minimap struct {
 	dots      js.Value // the dots, drawn apart from the frame
 	m         playground.Minimap
 	dotsDirty bool
+	held      bool    // play draws it, as a chore of its own (drawNow): update only notes what changed
+	now       bool    // drawNow is drawing it: dots not yet due wait for the next
 	dotsAt    float64 // when the dots were last drawn, in ms
 	queued    bool
 	img       []byte           // the dots' pixels
@@ -56,7 +58,7 @@ func (mm *minimap) wire() {
 // states, the layout or the zoom may have changed.
 func (mm *minimap) update(dots bool) {
 	mm.dotsDirty = mm.dotsDirty || dots
-	if mm.queued {
+	if mm.queued || mm.held {
 		return
 	}
 	mm.queued = true
@@ -95,7 +97,9 @@ func (mm *minimap) draw() {
 	if mm.dotsDirty {
 		// A canvas just resized is blank: its dots are drawn at once.
 		if wait := float64(minimapEvery/time.Millisecond) - (now() - mm.dotsAt); wait > 0 && !resized {
-			afterAll(time.Duration(wait*float64(time.Millisecond)), func() { mm.update(false) })
+			if !mm.now {
+				afterAll(time.Duration(wait*float64(time.Millisecond)), func() { mm.update(false) })
+			}
 		} else {
 			mm.drawDots()
 		}
@@ -115,6 +119,26 @@ func (mm *minimap) draw() {
 	ctx.Set("strokeStyle", "#222222")
 	ctx.Set("lineWidth", 1.5)
 	ctx.Call("strokeRect", f.X0+0.75, f.Y0+0.75, max(0, f.X1-f.X0-1.5), max(0, f.Y1-f.Y0-1.5))
+}
+
+// hold makes play draw the minimap, as a chore of its own (drawNow), or
+// lets it draw itself again, brought up to date.
+func (mm *minimap) hold(on bool) {
+	if mm.held != on {
+		mm.held = on
+		if !on {
+			mm.update(true)
+		}
+	}
+}
+
+// drawNow draws the minimap at once, for play (playground.JobMinimap):
+// its dots if minimapEvery has gone since they were last drawn, else its
+// frame.
+func (mm *minimap) drawNow() {
+	mm.now = true
+	mm.draw()
+	mm.now = false
 }
 
 // drawDots draws every task as a dot in its state's colour: painted in Go

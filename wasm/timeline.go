@@ -172,40 +172,67 @@ func (tl *timeline) play() {
 }
 
 // tick steps forward after a while, unless play was paused since the run
-// of play gen began.
+// of play gen began. Play that animates its steps draws and tells each one
+// in its frame; faster, each frame does one job (playground.Chores.Job):
+// the step due, or one of the chores the steps drawn left (follow, tell,
+// minimap), so that on a loaded machine no frame costs more than one.
 func (tl *timeline) tick(gen int) {
 	a := tl.a
 	s := a.p.Session()
 	pace := playground.Pace{Start: clock(), From: s.Cursor(), Interval: tl.speed}
-	// Too fast to animate, the tasks' colours change without fading.
-	toggleClass(a.d.g.svg, "quick", !pace.Animated())
+	quick := !pace.Animated()
+	// Too fast to animate, the tasks' colours change without fading, and
+	// the minimap is drawn as a chore of its own.
+	toggleClass(a.d.g.svg, "quick", quick)
+	a.d.mm.hold(quick)
 	followed := time.Duration(-1) // when a step was last followed into view
 	told := time.Duration(-1)     // when a step was last told in the page's text
+	var chores playground.Chores
+	drewStep := false // the last frame drew a step
 	var frame func()
 	frame = func() {
 		if !tl.playing || gen != tl.playGen {
 			return
 		}
-		// One drawing a frame, of the step due now: a slow frame skips
+		// One step a frame at most, the one due now: a slow frame skips
 		// steps rather than slowing play down.
 		at := clock()
 		k := pace.Due(at, s.Len())
-		if k != s.Cursor() {
-			animate := pace.Animated() && k == s.Cursor()+1
-			follow := pace.Follows(at, followed)
-			if follow {
-				followed = at
+		if !quick {
+			if k != s.Cursor() {
+				animate := k == s.Cursor()+1
+				a.p.Seek(k)
+				a.render(animate)
 			}
-			tell := pace.Tells(at, told)
-			if tell {
-				told = at
+		} else {
+			job := chores.Job(k != s.Cursor(), drewStep)
+			drewStep = job == playground.JobStep
+			switch job {
+			case playground.JobStep:
+				if pace.Follows(at, followed) {
+					followed, chores.Follow = at, true
+				}
+				if pace.Tells(at, told) {
+					told, chores.Tell = at, true
+				}
+				chores.Minimap = true
+				a.p.Seek(k)
+				a.d.holdFollow, a.untold = true, true
+				a.render(false)
+				a.d.holdFollow, a.untold = false, false
+			case playground.JobFollow:
+				a.d.followShown()
+				chores.Minimap = true
+			case playground.JobTell:
+				if !a.tellNext() {
+					job = playground.JobNone // the chore goes on in the next frame
+				}
+			case playground.JobMinimap:
+				a.d.mm.drawNow()
 			}
-			a.p.Seek(k)
-			a.d.holdFollow, a.untold = !follow, !tell
-			a.render(animate)
-			a.d.holdFollow, a.untold = false, false
+			chores = chores.Done(job)
 		}
-		if k == s.Len() {
+		if k == s.Len() && chores.Empty() {
 			tl.pause()
 			return
 		}
@@ -222,6 +249,7 @@ func (tl *timeline) pause() {
 	tl.playGen++
 	toggleClass(tl.a.d.g.svg, "quick", false)
 	tl.a.tellLate()
+	tl.a.d.mm.hold(false)
 	tl.a.steady.release()
 	tl.render()
 }

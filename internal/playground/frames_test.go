@@ -1,0 +1,88 @@
+package playground_test
+
+import (
+	"testing"
+
+	"github.com/dagq/dagq/internal/playground"
+)
+
+// TestChoresJob: a frame of quick play does one job: the step due before
+// any chore, except right after a frame that drew one, when a chore left
+// goes first; chores in the order follow, tell, minimap; nothing when
+// nothing is left.
+func TestChoresJob(t *testing.T) {
+	t.Parallel()
+	all := playground.Chores{Follow: true, Tell: true, Minimap: true}
+	tests := []struct {
+		name             string
+		c                playground.Chores
+		stepDue, drewOne bool
+		want             playground.Job
+	}{
+		{"NothingLeftNothingDone", playground.Chores{}, false, false, playground.JobNone},
+		{"NothingLeftAfterAStep", playground.Chores{}, false, true, playground.JobNone},
+		{"AStepDueIsDrawn", playground.Chores{}, true, false, playground.JobStep},
+		{"StepsDueEveryFrameWithNoChores", playground.Chores{}, true, true, playground.JobStep},
+		{"TheStepBeforeTheChores", all, true, false, playground.JobStep},
+		{"AChoreRightAfterAStep", all, true, true, playground.JobFollow},
+		{"FollowFirst", all, false, true, playground.JobFollow},
+		{"ThenTell", playground.Chores{Tell: true, Minimap: true}, false, false, playground.JobTell},
+		{"ThenTheMinimap", playground.Chores{Minimap: true}, false, false, playground.JobMinimap},
+		{"TellRightAfterAStep", playground.Chores{Tell: true}, true, true, playground.JobTell},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.c.Job(tt.stepDue, tt.drewOne); got != tt.want {
+				t.Fatalf("%+v.Job(%v, %v) = %v, want %v", tt.c, tt.stepDue, tt.drewOne, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestChoresDone: a chore done is gone, the others stay, and a frame
+// that drew a step or nothing leaves the chores as they were.
+func TestChoresDone(t *testing.T) {
+	t.Parallel()
+	all := playground.Chores{Follow: true, Tell: true, Minimap: true}
+	for _, tt := range []struct {
+		job  playground.Job
+		want playground.Chores
+	}{
+		{playground.JobFollow, playground.Chores{Tell: true, Minimap: true}},
+		{playground.JobTell, playground.Chores{Follow: true, Minimap: true}},
+		{playground.JobMinimap, playground.Chores{Follow: true, Tell: true}},
+		{playground.JobStep, all},
+		{playground.JobNone, all},
+	} {
+		if got := all.Done(tt.job); got != tt.want {
+			t.Errorf("Done(%v) = %+v, want %+v", tt.job, got, tt.want)
+		}
+	}
+	if !(playground.Chores{}).Empty() || all.Empty() || (playground.Chores{Minimap: true}).Empty() {
+		t.Error("Empty is true only with no chore left")
+	}
+}
+
+// TestChoresNeverStarve: with a step due at every frame, as on a machine
+// whose frames are slower than the steps, every chore is still done
+// within twice as many frames as there are chores, and at least every
+// other frame draws a step.
+func TestChoresNeverStarve(t *testing.T) {
+	t.Parallel()
+	c := playground.Chores{Follow: true, Tell: true, Minimap: true}
+	drew, steps := false, 0
+	for f := 0; f < 6; f++ {
+		job := c.Job(true, drew)
+		drew = job == playground.JobStep
+		if drew {
+			steps++
+		}
+		c = c.Done(job)
+	}
+	if !c.Empty() {
+		t.Errorf("after 6 frames each with a step due, chores %+v are left", c)
+	}
+	if steps != 3 {
+		t.Errorf("6 frames each with a step due drew %d steps; want 3", steps)
+	}
+}
