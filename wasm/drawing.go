@@ -263,7 +263,13 @@ func (d *drawing) followAction(view playground.Scroll, tasks []string) playgroun
 // the step's (playground.JobFollow).
 func (d *drawing) followShown() {
 	if d.follow {
-		d.drawWindow(d.followAction(d.view(), d.a.p.Focus(d.a.shown)))
+		view := d.followAction(d.view(), d.a.p.Focus(d.a.shown))
+		// The page is laid out at a frame's start: the scroll is set
+		// at once, so that the view moves and its window is drawn in
+		// the same frame, painted once, not the window in one frame and
+		// the view in the next.
+		d.a.flushScrolls()
+		d.drawWindow(view)
 	}
 }
 

@@ -132,6 +132,13 @@ func (mm *minimap) hold(on bool) {
 	}
 }
 
+// dotsDue reports whether the minimap is shown and drawNow would draw its
+// dots anew: they changed, and minimapEvery has gone since they were last
+// drawn.
+func (mm *minimap) dotsDue() bool {
+	return !mm.hidden && mm.dotsDirty && now()-mm.dotsAt >= float64(minimapEvery/time.Millisecond)
+}
+
 // drawNow draws the minimap at once, for play (playground.JobMinimap):
 // its dots if minimapEvery has gone since they were last drawn, else its
 // frame.

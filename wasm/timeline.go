@@ -173,9 +173,10 @@ func (tl *timeline) play() {
 
 // tick steps forward after a while, unless play was paused since the run
 // of play gen began. Play that animates its steps draws and tells each one
-// in its frame; faster, each frame does one job (playground.Chores.Job):
-// the step due, or one of the chores the steps drawn left (follow, tell,
-// minimap), so that on a loaded machine no frame costs more than one.
+// in its frame; faster, each frame does one job at most, as
+// playground.Frames plans: the step due, or one of the chores the steps
+// drawn left (follow, tell, minimap), so that on a loaded machine no frame
+// costs more than one.
 func (tl *timeline) tick(gen int) {
 	a := tl.a
 	s := a.p.Session()
@@ -187,8 +188,7 @@ func (tl *timeline) tick(gen int) {
 	a.d.mm.hold(quick)
 	followed := time.Duration(-1) // when a step was last followed into view
 	told := time.Duration(-1)     // when a step was last told in the page's text
-	var chores playground.Chores
-	drewStep := false // the last frame drew a step
+	var plan playground.Frames
 	var frame func()
 	frame = func() {
 		if !tl.playing || gen != tl.playGen {
@@ -205,34 +205,33 @@ func (tl *timeline) tick(gen int) {
 				a.render(animate)
 			}
 		} else {
-			job := chores.Job(k != s.Cursor(), drewStep)
-			drewStep = job == playground.JobStep
-			switch job {
+			switch job := plan.Next(at, k != s.Cursor()); job {
 			case playground.JobStep:
 				if pace.Follows(at, followed) {
-					followed, chores.Follow = at, true
+					followed, plan.Follow = at, true
 				}
 				if pace.Tells(at, told) {
-					told, chores.Tell = at, true
+					told, plan.Tell = at, true
 				}
-				chores.Minimap = true
 				a.p.Seek(k)
 				a.d.holdFollow, a.untold = true, true
 				a.render(false)
 				a.d.holdFollow, a.untold = false, false
+				plan.Minimap = plan.Minimap || a.d.mm.dotsDue()
 			case playground.JobFollow:
 				a.d.followShown()
-				chores.Minimap = true
+				plan.Chores = plan.Done(job)
+				plan.Minimap = plan.Minimap || !a.d.mm.hidden
 			case playground.JobTell:
-				if !a.tellNext() {
-					job = playground.JobNone // the chore goes on in the next frame
+				if a.tellNext() {
+					plan.Chores = plan.Done(job)
 				}
 			case playground.JobMinimap:
 				a.d.mm.drawNow()
+				plan.Chores = plan.Done(job)
 			}
-			chores = chores.Done(job)
 		}
-		if k == s.Len() && chores.Empty() {
+		if k == s.Len() && plan.Empty() {
 			tl.pause()
 			return
 		}

@@ -21,6 +21,9 @@
 //     [Page.Timeline], [Page.Visits], [Page.ReadyLine], [Page.DLQ],
 //     [Page.Counts], [Page.Task]) and what it redraws ([Page.Changed],
 //     [Page.Focus], [Schedule]);
+//   - how play paces its steps ([Pace]) and, too quick to animate, what
+//     each frame does ([Frames]: one job at most, so that a loaded machine
+//     skips steps rather than frames);
 //   - where an error of the script is in the editor ([ErrorSelection],
 //     counted in UTF-16 as browsers count);
 //   - and that a panic in a handler is reported, not fatal ([Guard]).

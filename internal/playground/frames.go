@@ -1,18 +1,20 @@
 package playground
 
+import "time"
+
 // Job is the one piece of work a frame of play too quick to animate does
-// (see Chores.Job). On a loaded machine a frame's cost is what decides
-// whether it is late: the work of a step is spread over the frames
-// between steps, so that no frame both draws a step and rewrites the
-// page's text, scrolls the drawing or repaints the minimap.
+// (see Frames). On a loaded machine a frame's cost is what decides whether
+// it is late: the work of a step is spread over the frames between steps,
+// so that no frame both draws a step and rewrites the page's text,
+// scrolls the drawing or repaints the minimap.
 type Job int
 
 const (
-	JobNone    Job = iota // nothing to do: the frame costs the page nothing
+	JobNone    Job = iota // nothing: the frame costs the page nothing
 	JobStep               // draw the step due, and only that
 	JobFollow             // bring the tasks of the step drawn into view (Pace.Follows)
-	JobTell               // tell the step drawn in the page's text (Pace.Tells)
-	JobMinimap            // draw the minimap anew for the steps drawn
+	JobTell               // tell the step drawn in the page's text, or a part of it (Pace.Tells)
+	JobMinimap            // draw the minimap's dots anew for the steps drawn
 )
 
 // Chores is what play too quick to animate has left to do for the steps
@@ -25,9 +27,7 @@ type Chores struct {
 // chore left, in the order Follow, Tell, Minimap; else nothing. The one
 // exception keeps the chores from waiting for ever when every frame has a
 // step due (frames slower than the steps): a frame right after one that
-// drew a step does a chore first. Done with what it returns, the caller
-// clears that chore (or, for JobStep, adds the step's chores). The cost is
-// O(1).
+// drew a step does a chore first. The cost is O(1).
 func (c Chores) Job(stepDue, lastDrewStep bool) Job {
 	chore := JobNone
 	switch {
@@ -44,7 +44,7 @@ func (c Chores) Job(stepDue, lastDrewStep bool) Job {
 	return chore
 }
 
-// Done returns the chores left once a frame has done job.
+// Done returns the chores left once job is finished.
 func (c Chores) Done(job Job) Chores {
 	switch job {
 	case JobFollow:
@@ -59,3 +59,49 @@ func (c Chores) Done(job Job) Chores {
 
 // Empty reports whether no chore is left.
 func (c Chores) Empty() bool { return c == Chores{} }
+
+// LateFrame is how long a frame may take before the next frame counts it
+// late: a frame at 60 Hz is 16.7 ms.
+const LateFrame = 20 * time.Millisecond
+
+// RestAfterLate is how many frames play leaves empty when a frame came
+// late, so that the browser's work for the frames before (painting,
+// compositing, on threads a loaded machine runs late too) is done before
+// it is given more.
+const RestAfterLate = 2
+
+// Frames plans the frames of play too quick to animate. Each does one job
+// at most (Chores.Job), and some none: the frame after a follow or a
+// tell, the costly chores, and the RestAfterLate frames after one that
+// came late. A step due then waits, and the step drawn is the one due
+// when it is (Pace.Due): a loaded machine skips steps rather than
+// frames. On a quiet machine no frame comes late, and at 16× (three
+// frames a step) every step is drawn. The zero value is ready to use.
+type Frames struct {
+	Chores
+	last    Job           // what the frame before did
+	at      time.Duration // when the frame before began
+	started bool          // a frame has been planned
+	rest    int           // frames left to leave empty
+}
+
+// Next returns the job of the frame beginning at now (on the page's
+// clock), with a step due or not. The caller does it and clears the chore
+// done (Chores.Done) once finished: telling in parts takes a frame a
+// part. The cost is O(1).
+func (f *Frames) Next(now time.Duration, stepDue bool) Job {
+	if f.started && now-f.at > LateFrame {
+		f.rest = RestAfterLate
+	}
+	f.at, f.started = now, true
+	job := JobNone
+	switch {
+	case f.rest > 0:
+		f.rest--
+	case f.last == JobFollow || f.last == JobTell:
+	default:
+		job = f.Job(stepDue, f.last == JobStep)
+	}
+	f.last = job
+	return job
+}

@@ -2,6 +2,7 @@ package playground_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/dagq/dagq/internal/playground"
 )
@@ -84,5 +85,55 @@ func TestChoresNeverStarve(t *testing.T) {
 	}
 	if steps != 3 {
 		t.Errorf("6 frames each with a step due drew %d steps; want 3", steps)
+	}
+}
+
+// TestFramesNext: quick play's frames on a quiet machine draw every step
+// due, a chore in a frame between steps and nothing in the frame after a
+// follow or a tell; a frame that comes late leaves the next
+// RestAfterLate frames empty, a step due among them too.
+func TestFramesNext(t *testing.T) {
+	t.Parallel()
+	const frame = 16666 * time.Microsecond
+	type want struct {
+		at      time.Duration
+		stepDue bool
+		job     playground.Job
+	}
+	tests := []struct {
+		name   string
+		chores playground.Chores
+		frames []want
+	}{
+		{"QuietEveryStepDrawn", playground.Chores{}, []want{
+			{0, true, playground.JobStep}, {frame, false, playground.JobNone}, {2 * frame, false, playground.JobNone},
+			{3 * frame, true, playground.JobStep},
+		}},
+		{"ChoresBetweenStepsAndABreathAfter", playground.Chores{Follow: true, Tell: true, Minimap: true}, []want{
+			{0, true, playground.JobStep}, {frame, false, playground.JobFollow}, {2 * frame, false, playground.JobNone},
+			{3 * frame, true, playground.JobStep}, {4 * frame, false, playground.JobTell}, {5 * frame, false, playground.JobNone},
+			{6 * frame, false, playground.JobMinimap}, {7 * frame, false, playground.JobNone},
+		}},
+		{"ALateFrameRests", playground.Chores{Minimap: true}, []want{
+			{0, true, playground.JobStep}, {40 * time.Millisecond, true, playground.JobNone},
+			{40*time.Millisecond + frame, true, playground.JobNone},
+			{40*time.Millisecond + 2*frame, true, playground.JobStep},
+		}},
+		{"AFrameOfExactlyLateFrameIsOnTime", playground.Chores{}, []want{
+			{0, true, playground.JobStep}, {playground.LateFrame, true, playground.JobStep},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var f playground.Frames
+			f.Chores = tt.chores
+			for i, w := range tt.frames {
+				got := f.Next(w.at, w.stepDue)
+				if got != w.job {
+					t.Fatalf("frame %d at %v (step due %v): job %v, want %v", i, w.at, w.stepDue, got, w.job)
+				}
+				f.Chores = f.Done(got)
+			}
+		})
 	}
 }

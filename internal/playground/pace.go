@@ -57,8 +57,8 @@ const TellEvery = 250 * time.Millisecond
 // steps tells every one; faster, the first and then one every TellEvery
 // at most. At 16× the text would change twenty times a second, too fast
 // to read, and on a loaded machine its layout and paint cost a step more
-// than its drawing does. Every step is drawn all the same, and a pause
-// tells the step it stops at.
+// than its drawing does. The step told is told a part a frame, in frames
+// of its own ([Frames]), and a pause tells the step it stops at, whole.
 func (p Pace) Tells(now, last time.Duration) bool {
 	return p.Animated() || last < 0 || now-last >= TellEvery
 }
