@@ -102,3 +102,47 @@ func TestPlayAt16ToTheEndTellsTheLastStep(t *testing.T) {
 		t.Errorf("slowed down at step %s, the timeline says %q", told[0], told[1])
 	}
 }
+
+// TestPlayAt16DoesOneJobAFrame: at 16× no frame both draws a step and
+// changes the page's text, so that on a loaded machine no frame costs
+// both (playground.Frames); the text is told all the same, a part a
+// frame, between the steps.
+func TestPlayAt16DoesOneJobAFrame(t *testing.T) {
+	ctx, base := playground(t)
+	open(t, ctx, base, "/?scenario=outage&step=500")
+	choose(t, ctx, "#speed", "50")
+	// Each frame of 2 s of play, read after the page's own frame work:
+	// the step drawn and each told part's text.
+	frames := evalAwait[[][]any](t, ctx, `new Promise(done => {
+		document.querySelector('#play').click();
+		const f = [];
+		const tick = now => {
+			f.push([now, +document.body.dataset.step, ...`+toldParts+`.map(s => document.querySelector(s).textContent)]);
+			if (now - f[0][0] < 2000) requestAnimationFrame(tick); else done(f);
+		};
+		requestAnimationFrame(tick);
+	})`)
+	click(t, ctx, "#pause")
+	steps, tells := 0, 0
+	for i := 1; i < len(frames); i++ {
+		stepped := frames[i][1] != frames[i-1][1]
+		var changed []string
+		for j := 2; j < len(frames[i]); j++ {
+			if frames[i][j] != frames[i-1][j] {
+				changed = append(changed, fmt.Sprint(j-2))
+			}
+		}
+		if stepped {
+			steps++
+		}
+		if len(changed) > 0 {
+			tells++
+		}
+		if stepped && len(changed) > 0 {
+			t.Errorf("the frame at %.0f ms drew step %v and changed told parts %v of %s", frames[i][0], frames[i][1], changed, toldParts)
+		}
+	}
+	if steps < 12 || tells < 2 {
+		t.Errorf("2 s of play at 16× drew %d steps and changed the text in %d frames; want at least 12 and 2", steps, tells)
+	}
+}
