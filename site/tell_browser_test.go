@@ -106,7 +106,8 @@ func TestPlayAt16ToTheEndTellsTheLastStep(t *testing.T) {
 // TestPlayAt16DoesOneJobAFrame: at 16× no frame both draws a step and
 // changes the page's text, so that on a loaded machine no frame costs
 // both (playground.Frames); the text is told all the same, a part a
-// frame, between the steps.
+// frame, between the steps; and the READY line, held at its tallest
+// while play runs, does not stretch its chips.
 func TestPlayAt16DoesOneJobAFrame(t *testing.T) {
 	ctx, base := playground(t)
 	open(t, ctx, base, "/?scenario=outage&step=500")
@@ -122,7 +123,14 @@ func TestPlayAt16DoesOneJobAFrame(t *testing.T) {
 		};
 		requestAnimationFrame(tick);
 	})`)
+	// Play holds the READY line's height (steady): its chips keep theirs.
+	chips := eval[[]float64](t, ctx, `[...document.querySelectorAll('#ready-line .chip')].map(c => c.getBoundingClientRect().height)`)
 	click(t, ctx, "#pause")
+	for _, h := range chips {
+		if h > 30 {
+			t.Errorf("playing, a READY chip is %.0f px tall; want its line's height, under 30 px", h)
+		}
+	}
 	steps, tells := 0, 0
 	for i := 1; i < len(frames); i++ {
 		stepped := frames[i][1] != frames[i-1][1]

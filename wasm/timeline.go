@@ -224,7 +224,9 @@ func (tl *timeline) tick(gen int) {
 				plan.Minimap = plan.Minimap || !a.d.mm.hidden
 			case playground.JobTell:
 				if a.tellNext() {
-					plan.Chores = plan.Done(job)
+					// The next tell is TellEvery after this one ends,
+					// however long a loaded machine took over it.
+					told, plan.Chores = at, plan.Done(job)
 				}
 			case playground.JobMinimap:
 				a.d.mm.drawNow()

@@ -71,18 +71,21 @@ const LateFrame = 20 * time.Millisecond
 const RestAfterLate = 2
 
 // Frames plans the frames of play too quick to animate. Each does one job
-// at most (Chores.Job), and some none: the frame after a follow or a
-// tell, the costly chores, and the RestAfterLate frames after one that
-// came late. A step due then waits, and the step drawn is the one due
-// when it is (Pace.Due): a loaded machine skips steps rather than
-// frames. On a quiet machine no frame comes late, and at 16× (three
-// frames a step) every step is drawn. The zero value is ready to use.
+// at most (Chores.Job), and some none: the frame after a follow or after
+// a tell's last part, and the RestAfterLate frames after one that came
+// late. A tell under way goes on before any step, so that its parts,
+// told a frame each, tell one step, the one drawn. A step due waits, and
+// the step then drawn is the one due (Pace.Due): play skips steps rather
+// than frames. On a quiet machine at 16× (three frames a step) that is
+// one step in each quarter of a second, for the text told. The zero value
+// is ready to use.
 type Frames struct {
 	Chores
 	last    Job           // what the frame before did
 	at      time.Duration // when the frame before began
 	started bool          // a frame has been planned
 	rest    int           // frames left to leave empty
+	telling bool          // a tell is under way: a part of it was told
 }
 
 // Next returns the job of the frame beginning at now (on the page's
@@ -94,13 +97,22 @@ func (f *Frames) Next(now time.Duration, stepDue bool) Job {
 		f.rest = RestAfterLate
 	}
 	f.at, f.started = now, true
+	told := f.telling && !f.Tell // a tell ended in the frame before
+	if !f.Tell {
+		f.telling = false
+	}
 	job := JobNone
 	switch {
 	case f.rest > 0:
 		f.rest--
-	case f.last == JobFollow || f.last == JobTell:
+	case f.last == JobFollow, told && f.last == JobTell:
+	case f.telling:
+		job = JobTell
 	default:
 		job = f.Job(stepDue, f.last == JobStep)
+	}
+	if job == JobTell {
+		f.telling = true
 	}
 	f.last = job
 	return job

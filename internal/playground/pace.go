@@ -52,8 +52,8 @@ const TellEvery = 250 * time.Millisecond
 
 // Tells reports whether the step play draws at now is told in the page's
 // text as well as drawn: its counts, caption, clock, READY line,
-// dead-letter queue, event log and timeline; the last step told having
-// been drawn at last (negative for none yet). Play that animates its
+// dead-letter queue, event log and timeline; the last tell having ended
+// at last (negative for none yet). Play that animates its
 // steps tells every one; faster, the first and then one every TellEvery
 // at most. At 16× the text would change twenty times a second, too fast
 // to read, and on a loaded machine its layout and paint cost a step more
