@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +9,22 @@ import (
 
 // toldParts are the parts of the page that tell a step in text.
 const toldParts = `['#caption', '#counts', '#step-label', '#clock', '#ready-line', '#dlq', '#event-log', '#log-more']`
+
+// framesOfPlay clicks Play and reads each frame of the next 2 s, after
+// the page's own work for the frame: its time, the step drawn and the text
+// of each of parts (a JavaScript array of selectors), in that order.
+func framesOfPlay(t *testing.T, ctx context.Context, parts string) [][]any {
+	t.Helper()
+	return evalAwait[[][]any](t, ctx, `new Promise(done => {
+		document.querySelector('#play').click();
+		const f = [];
+		const tick = now => {
+			f.push([now, +document.body.dataset.step, ...`+parts+`.map(s => document.querySelector(s).textContent)]);
+			if (now - f[0][0] < 2000) requestAnimationFrame(tick); else done(f);
+		};
+		requestAnimationFrame(tick);
+	})`)
+}
 
 // TestPlayAt16TellsFourTimesASecond: at 16× every step is drawn, but the
 // page's text (caption, counts, timeline, clock, READY line, DLQ, event
@@ -17,16 +34,7 @@ func TestPlayAt16TellsFourTimesASecond(t *testing.T) {
 	ctx, base := playground(t)
 	open(t, ctx, base, "/?scenario=outage&step=500")
 	choose(t, ctx, "#speed", "50")
-	// Each frame of 2 s of play: the step drawn and the caption.
-	frames := evalAwait[[][]any](t, ctx, `new Promise(done => {
-		document.querySelector('#play').click();
-		const f = [];
-		const tick = now => {
-			f.push([now, +document.body.dataset.step, document.querySelector('#caption').textContent]);
-			if (now - f[0][0] < 2000) requestAnimationFrame(tick); else done(f);
-		};
-		requestAnimationFrame(tick);
-	})`)
+	frames := framesOfPlay(t, ctx, `['#caption']`)
 	click(t, ctx, "#pause")
 	steps, tells := 0, 0
 	lastTell := -1.0
@@ -112,17 +120,7 @@ func TestPlayAt16DoesOneJobAFrame(t *testing.T) {
 	ctx, base := playground(t)
 	open(t, ctx, base, "/?scenario=outage&step=500")
 	choose(t, ctx, "#speed", "50")
-	// Each frame of 2 s of play, read after the page's own frame work:
-	// the step drawn and each told part's text.
-	frames := evalAwait[[][]any](t, ctx, `new Promise(done => {
-		document.querySelector('#play').click();
-		const f = [];
-		const tick = now => {
-			f.push([now, +document.body.dataset.step, ...`+toldParts+`.map(s => document.querySelector(s).textContent)]);
-			if (now - f[0][0] < 2000) requestAnimationFrame(tick); else done(f);
-		};
-		requestAnimationFrame(tick);
-	})`)
+	frames := framesOfPlay(t, ctx, toldParts)
 	// Play holds the READY line's height (steady): its chips keep theirs.
 	chips := eval[[]float64](t, ctx, `[...document.querySelectorAll('#ready-line .chip')].map(c => c.getBoundingClientRect().height)`)
 	click(t, ctx, "#pause")
