@@ -341,9 +341,9 @@ func (a *app) tellPart(i int, relaid bool, chips map[string]pos) {
 }
 
 // tellNext tells the next part of the step shown (tellParts, one a frame:
-// playground.JobTell) and reports whether it was the last. The step is
-// told whole only when play pauses (tellLate): a step drawn meanwhile
-// may not be in the parts told before it.
+// playground.JobTell) and reports whether it was the last. Play draws no
+// step while a tell is under way (playground.Frames), so that its parts
+// tell one step; a pause tells the step it stops at whole (tellLate).
 func (a *app) tellNext() bool {
 	a.tellPart(a.tellAt, false, nil)
 	a.tellAt = (a.tellAt + 1) % tellParts

@@ -20,8 +20,7 @@ type minimap struct {
 	dots      js.Value // the dots, drawn apart from the frame
 	m         playground.Minimap
 	dotsDirty bool
-	held      bool    // play draws it, as a chore of its own (drawNow): update only notes what changed
-	now       bool    // drawNow is drawing it: dots not yet due wait for the next
+	held      bool    // play draws it, as a chore of its own (draw): update only notes what changed
 	dotsAt    float64 // when the dots were last drawn, in ms
 	queued    bool
 	img       []byte           // the dots' pixels
@@ -97,9 +96,7 @@ func (mm *minimap) draw() {
 	if mm.dotsDirty {
 		// A canvas just resized is blank: its dots are drawn at once.
 		if wait := float64(minimapEvery/time.Millisecond) - (now() - mm.dotsAt); wait > 0 && !resized {
-			if !mm.now {
-				afterAll(time.Duration(wait*float64(time.Millisecond)), func() { mm.update(false) })
-			}
+			afterAll(time.Duration(wait*float64(time.Millisecond)), func() { mm.update(false) })
 		} else {
 			mm.drawDots()
 		}
@@ -121,7 +118,8 @@ func (mm *minimap) draw() {
 	ctx.Call("strokeRect", f.X0+0.75, f.Y0+0.75, max(0, f.X1-f.X0-1.5), max(0, f.Y1-f.Y0-1.5))
 }
 
-// hold makes play draw the minimap, as a chore of its own (drawNow), or
+// hold makes play draw the minimap, as a chore of its own (draw; update
+// only notes what changed, and dots not yet due wait for the next), or
 // lets it draw itself again, brought up to date.
 func (mm *minimap) hold(on bool) {
 	if mm.held != on {
@@ -132,20 +130,11 @@ func (mm *minimap) hold(on bool) {
 	}
 }
 
-// dotsDue reports whether the minimap is shown and drawNow would draw its
+// dotsDue reports whether the minimap is shown and draw would draw its
 // dots anew: they changed, and minimapEvery has gone since they were last
 // drawn.
 func (mm *minimap) dotsDue() bool {
 	return !mm.hidden && mm.dotsDirty && now()-mm.dotsAt >= float64(minimapEvery/time.Millisecond)
-}
-
-// drawNow draws the minimap at once, for play (playground.JobMinimap):
-// its dots if minimapEvery has gone since they were last drawn, else its
-// frame.
-func (mm *minimap) drawNow() {
-	mm.now = true
-	mm.draw()
-	mm.now = false
 }
 
 // drawDots draws every task as a dot in its state's colour: painted in Go

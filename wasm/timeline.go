@@ -220,20 +220,22 @@ func (tl *timeline) tick(gen int) {
 				plan.Minimap = plan.Minimap || a.d.mm.dotsDue()
 			case playground.JobFollow:
 				a.d.followShown()
-				plan.Chores = plan.Done(job)
+				plan.Follow = false
 				plan.Minimap = plan.Minimap || !a.d.mm.hidden
 			case playground.JobTell:
 				if a.tellNext() {
 					// The next tell is TellEvery after this one ends,
 					// however long a loaded machine took over it.
-					told, plan.Chores = at, plan.Done(job)
+					told, plan.Tell = at, false
 				}
 			case playground.JobMinimap:
-				a.d.mm.drawNow()
-				plan.Chores = plan.Done(job)
+				a.d.mm.draw()
+				plan.Minimap = false
 			}
 		}
-		if k == s.Len() && plan.Empty() {
+		// The end: the last step drawn (a frame may leave a step due
+		// waiting) and its chores done.
+		if s.Cursor() == s.Len() && plan.Chores == (playground.Chores{}) {
 			tl.pause()
 			return
 		}
