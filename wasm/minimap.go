@@ -95,7 +95,7 @@ func (mm *minimap) draw() {
 	}
 	if mm.dotsDirty {
 		// A canvas just resized is blank: its dots are drawn at once.
-		if wait := float64(minimapEvery/time.Millisecond) - (now() - mm.dotsAt); wait > 0 && !resized {
+		if wait := mm.dotsWait(); wait > 0 && !resized {
 			afterAll(time.Duration(wait*float64(time.Millisecond)), func() { mm.update(false) })
 		} else {
 			mm.drawDots()
@@ -130,11 +130,16 @@ func (mm *minimap) hold(on bool) {
 	}
 }
 
+// dotsWait returns how long, in ms, the dots must wait before they are
+// drawn again (minimapEvery after they last were); 0 or less for none.
+func (mm *minimap) dotsWait() float64 {
+	return float64(minimapEvery/time.Millisecond) - (now() - mm.dotsAt)
+}
+
 // dotsDue reports whether the minimap is shown and draw would draw its
-// dots anew: they changed, and minimapEvery has gone since they were last
-// drawn.
+// dots anew: they changed, and need wait no more (dotsWait).
 func (mm *minimap) dotsDue() bool {
-	return !mm.hidden && mm.dotsDirty && now()-mm.dotsAt >= float64(minimapEvery/time.Millisecond)
+	return !mm.hidden && mm.dotsDirty && mm.dotsWait() <= 0
 }
 
 // drawDots draws every task as a dot in its state's colour: painted in Go

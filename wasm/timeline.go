@@ -220,17 +220,17 @@ func (tl *timeline) tick(gen int) {
 				plan.Minimap = plan.Minimap || a.d.mm.dotsDue()
 			case playground.JobFollow:
 				a.d.followShown()
-				plan.Follow = false
+				plan.Chores = plan.Done(job)
 				plan.Minimap = plan.Minimap || !a.d.mm.hidden
 			case playground.JobTell:
 				if a.tellNext() {
 					// The next tell is TellEvery after this one ends,
 					// however long a loaded machine took over it.
-					told, plan.Tell = at, false
+					told, plan.Chores = at, plan.Done(job)
 				}
 			case playground.JobMinimap:
 				a.d.mm.draw()
-				plan.Minimap = false
+				plan.Chores = plan.Done(job)
 			}
 		}
 		// The end: the last step drawn (a frame may leave a step due
