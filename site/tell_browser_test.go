@@ -152,3 +152,36 @@ func TestPlayAt16DoesOneJobAFrame(t *testing.T) {
 		t.Errorf("2 s of play at 16× drew %d steps and changed the text in %d frames; want at least 12 and 2", steps, tells)
 	}
 }
+
+// TestPlayWritesTheAddressWhenItPauses: play, quick or slow, does not
+// write the address bar at its steps (a shared script's address is tens
+// of kilobytes, and each write costs the browser as much as a step); the
+// pause writes the step it stops at, so that a reload shows it.
+func TestPlayWritesTheAddressWhenItPauses(t *testing.T) {
+	ctx, base := playground(t)
+	for _, c := range []struct {
+		speed    string
+		minSteps int
+	}{{"50", 10}, {"400", 2}} {
+		open(t, ctx, base, "/?scenario=outage&step=500")
+		choose(t, ctx, "#speed", c.speed)
+		addrs := evalAwait[[]string](t, ctx, `new Promise(done => {
+			document.querySelector('#play').click();
+			const seen = [location.href], t0 = performance.now();
+			const tick = now => {
+				if (location.href !== seen[seen.length - 1]) seen.push(location.href);
+				if (now - t0 < 1500) requestAnimationFrame(tick); else done(seen);
+			};
+			requestAnimationFrame(tick);
+		})`)
+		if steps := stepShown(t, ctx) - 500; steps < c.minSteps {
+			t.Fatalf("1.5 s of play at speed %s moved %d steps; want at least %d", c.speed, steps, c.minSteps)
+		}
+		if len(addrs) != 1 {
+			t.Errorf("play at speed %s wrote the address %d times: %q", c.speed, len(addrs)-1, addrs[1:])
+		}
+		click(t, ctx, "#pause")
+		want := fmt.Sprintf("step=%d", stepShown(t, ctx))
+		waitFor(t, ctx, fmt.Sprintf(`location.search.includes(%q)`, want))
+	}
+}

@@ -360,9 +360,9 @@ func (a *app) tellLate() {
 
 // setAddress makes the address bar say what is shown (step, strategy,
 // script), without loading, so that a reload shows the same. It writes
-// once the steps pause for a moment (addressPause): a shared script's
-// address can be tens of kilobytes, and writing it costs the browser as
-// much as a step.
+// once the steps pause for a moment (addressPause), and not while play
+// runs (the pause writes it): a shared script's address can be tens of
+// kilobytes, and writing it costs the browser as much as a step.
 func (a *app) setAddress() {
 	loc := js.Global().Get("location")
 	if a.p.Embedded() {
@@ -370,6 +370,9 @@ func (a *app) setAddress() {
 		a.el.openFull.Set("href", loc.Get("origin").String()+loc.Get("pathname").String()+a.p.FullAddress())
 	}
 	a.addrGen++
+	if a.tl.playing {
+		return
+	}
 	gen := a.addrGen
 	afterAll(addressPause, func() {
 		if gen != a.addrGen {

@@ -252,6 +252,7 @@ func (tl *timeline) pause() {
 	tl.playGen++
 	toggleClass(tl.a.d.g.svg, "quick", false)
 	tl.a.tellLate()
+	tl.a.setAddress()
 	tl.a.d.mm.hold(false)
 	tl.a.steady.release()
 	tl.render()
