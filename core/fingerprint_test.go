@@ -74,3 +74,27 @@ func TestFingerprintGroups(t *testing.T) {
 		}
 	}
 }
+
+// fingerprintBenchTexts are error texts as dead tasks carry them, from one
+// with nothing to replace to one that meets most rules.
+var fingerprintBenchTexts = []struct{ name, text string }{
+	{"plain", "lease expired"},
+	{"http", "HTTP 503 from 10.0.3.7:8080 after 250ms"},
+	{"dial6", "dial tcp [2001:db8::7]:5432: connect: connection refused"},
+	{"pq", `pq: duplicate key value violates unique constraint "users_email_key"`},
+	{"request", "timeout waiting for response (request id 3f2b8c1e-7d4a-4e5f-9a6b-2c8d0e1f3a5b) after 1.5s"},
+	{"panic", "panic: runtime error: invalid memory address or nil pointer dereference [signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x4a5b2c]"},
+	{"s3", "S3: NoSuchKey: The specified key does not exist. key='exports/2026/11/30/part-0007.csv'"},
+}
+
+func BenchmarkFingerprint(b *testing.B) {
+	for _, c := range fingerprintBenchTexts {
+		b.Run("text="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.text)))
+			for b.Loop() {
+				Fingerprint(c.text)
+			}
+		})
+	}
+}
