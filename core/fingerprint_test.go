@@ -75,6 +75,26 @@ func TestFingerprintGroups(t *testing.T) {
 	}
 }
 
+// TestFingerprintAllocations: a text with nothing to replace comes back as
+// it is, without allocating; each rule that replaces something makes one
+// string.
+func TestFingerprintAllocations(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		allocs float64
+	}{
+		{"lease expired", 0},
+		{"HTTP 503: S3 said NoSuchKey, so can't go on", 0},
+		{"job 7 failed", 1},                            // numbers
+		{"HTTP 503 from 10.0.3.7:8080 after 250ms", 2}, // addresses, durations
+		{"  lease   expired ", 1},                      // spaces
+	} {
+		if got := testing.AllocsPerRun(100, func() { Fingerprint(c.text) }); got != c.allocs {
+			t.Errorf("Fingerprint(%q) allocates %v times, want %v", c.text, got, c.allocs)
+		}
+	}
+}
+
 // fingerprintBenchTexts are error texts as dead tasks carry them, from one
 // with nothing to replace to one that meets most rules.
 var fingerprintBenchTexts = []struct{ name, text string }{
