@@ -4,7 +4,6 @@ package main
 
 import (
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -41,8 +40,6 @@ type liveView struct {
 // token in the browser.
 const tokenKey = "dagq-token"
 
-var tokenInFragment = regexp.MustCompile(`(?:^#|&)token=([0-9a-f]+)`)
-
 func newLiveView(a *app) *liveView {
 	v := &liveView{a: a}
 	byIDs(idField{&v.el.bar, "live-bar"}, idField{&v.el.state, "live-state"}, idField{&v.el.mode, "live-mode"}, idField{&v.el.why, "live-why"})
@@ -55,8 +52,8 @@ func (v *liveView) open(dag string) {
 	a := v.a
 	v.dag = dag
 	store := js.Global().Get("localStorage")
-	if m := tokenInFragment.FindStringSubmatch(js.Global().Get("location").Get("hash").String()); m != nil {
-		store.Call("setItem", tokenKey, m[1])
+	if t, ok := playground.TokenInFragment(js.Global().Get("location").Get("hash").String()); ok {
+		store.Call("setItem", tokenKey, t)
 	}
 	if t := store.Call("getItem", tokenKey); t.Truthy() {
 		v.token = t.String()
