@@ -28,7 +28,8 @@ import (
 //     become <n>, decimals included (1.5), except an HTTP status: a number
 //     from 100 to 599 right after "HTTP", "status" or "code" (any case,
 //     then spaces, ':', '=' or '/') stays, so HTTP 503 and HTTP 404 are two
-//     causes, not one.
+//     causes, not one. So does a decimal of three characters there, as
+//     the 1.1 of HTTP/1.1.
 //  8. Runs of spaces become one space, and the text is trimmed.
 //
 // So "HTTP 503 from 10.0.3.7:8080 after 250ms" and "HTTP 503 from
