@@ -144,7 +144,8 @@ func TestFingerprintRandomTexts(t *testing.T) {
 // TestFingerprintLongTexts fingerprints 100 KB texts made to make a
 // scanner that reads a text more than a few times over take quadratic
 // time: it must agree with the regular expressions and take less than
-// 200 ms, where a quadratic scanner would take seconds.
+// 200 ms (about 5 ms on a busy machine), where a quadratic scanner would
+// take seconds.
 func TestFingerprintLongTexts(t *testing.T) {
 	const size, budget = 100 << 10, 200 * time.Millisecond
 	long := func(unit string) string { return strings.Repeat(unit, size/len(unit)) }
@@ -187,10 +188,16 @@ func TestFingerprintLongTexts(t *testing.T) {
 			if got, want := Fingerprint(compared), fingerprintByRegexp(compared); got != want {
 				t.Fatalf("Fingerprint differs from the regular expressions on %d bytes of %q…: at byte %d", len(compared), compared[:20], firstDifference(got, want))
 			}
-			start := time.Now()
-			Fingerprint(c.text)
-			if took := time.Since(start); took > budget {
-				t.Errorf("Fingerprint took %v on %d bytes, over %v", took, len(c.text), budget)
+			// The best of three runs: a pause of the machine's may slow
+			// one, a quadratic scanner slows all.
+			best := time.Duration(1<<63 - 1)
+			for range 3 {
+				start := time.Now()
+				Fingerprint(c.text)
+				best = min(best, time.Since(start))
+			}
+			if best > budget {
+				t.Errorf("Fingerprint took %v on %d bytes at best of three runs, over %v", best, len(c.text), budget)
 			}
 		})
 	}
