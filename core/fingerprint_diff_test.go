@@ -141,15 +141,17 @@ func TestFingerprintRandomTexts(t *testing.T) {
 	}
 }
 
-// TestFingerprintLongTexts fingerprints 100 KB texts made to make a
-// scanner that reads a text more than a few times over take quadratic
-// time: it must agree with the regular expressions and take less than
-// 200 ms (about 5 ms on a busy machine), where a quadratic scanner would
-// take seconds.
-func TestFingerprintLongTexts(t *testing.T) {
-	const size, budget = 100 << 10, 200 * time.Millisecond
+// longTexts are 100 KB texts made to make a scanner that reads a text
+// more than a few times over take quadratic time.
+func longTexts() []struct {
+	name, text string
+	// quadraticByRegexp: the regular expressions take quadratic time on
+	// the text, so they are compared on its first 10 KB.
+	quadraticByRegexp bool
+} {
+	const size = 100 << 10
 	long := func(unit string) string { return strings.Repeat(unit, size/len(unit)) }
-	for _, c := range []struct {
+	return []struct {
 		name, text string
 		// quadraticByRegexp: the regular expressions take quadratic
 		// time on the text, so they are compared on its first 10 KB.
@@ -179,7 +181,13 @@ func TestFingerprintLongTexts(t *testing.T) {
 		{"Statuses", long("HTTP 200 "), true},
 		{"SpacesBeforeAStatus", "HTTP" + long(" ") + "200", false},
 		{"Spaces", long(" \u00a0"), false},
-	} {
+	}
+}
+
+// TestFingerprintLongTexts: on the long texts Fingerprint agrees with the
+// regular expressions; BenchmarkFingerprintLong shows its time linear.
+func TestFingerprintLongTexts(t *testing.T) {
+	for _, c := range longTexts() {
 		t.Run(c.name, func(t *testing.T) {
 			compared := c.text
 			if c.quadraticByRegexp {
@@ -188,16 +196,20 @@ func TestFingerprintLongTexts(t *testing.T) {
 			if got, want := Fingerprint(compared), fingerprintByRegexp(compared); got != want {
 				t.Fatalf("Fingerprint differs from the regular expressions on %d bytes of %q…: at byte %d", len(compared), compared[:20], firstDifference(got, want))
 			}
-			// The best of three runs: a pause of the machine's may slow
-			// one, a quadratic scanner slows all.
-			best := time.Duration(1<<63 - 1)
-			for range 3 {
-				start := time.Now()
+		})
+	}
+}
+
+// BenchmarkFingerprintLong fingerprints each 100 KB long text: a
+// scanner that reads a text more than a few times over takes seconds.
+//
+//	go test ./core -run '^$' -bench FingerprintLong
+func BenchmarkFingerprintLong(b *testing.B) {
+	for _, c := range longTexts() {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.text)))
+			for b.Loop() {
 				Fingerprint(c.text)
-				best = min(best, time.Since(start))
-			}
-			if best > budget {
-				t.Errorf("Fingerprint took %v on %d bytes at best of three runs, over %v", best, len(c.text), budget)
 			}
 		})
 	}
