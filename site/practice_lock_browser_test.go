@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 // and after Check once stepped the hidden timeline, so that the drawing
 // and the log showed the answers to every later question while the panel
 // asked the first; and the READY line said which task next hands out
-// while that was the question. The timeline stays at the question's step
+// while that was the question, or by its order. The timeline stays at the question's step
 // now, and → after Check is the next question.
 func TestPracticeLocksTheTimeline(t *testing.T) {
 	ctx, base := playground(t)
@@ -33,6 +34,15 @@ func TestPracticeLocksTheTimeline(t *testing.T) {
 	if got := eval[string](t, ctx, `Array.from(document.querySelectorAll('#ready-line li, #graph g[data-task]'),
 		e => (e.title || '') + ' ' + (e.getAttribute('aria-label') || '')).join(' | ')`); strings.Contains(got, "next hands it out") || strings.Contains(got, "hand it out") {
 		t.Errorf("while practising, the page says what next hands out: %s", got)
+	}
+	// Its order would say it too: the line lists the READY tasks by name,
+	// and its heading says so.
+	chips := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#ready-line li'), li => li.textContent)`)
+	if len(chips) == 0 || !slices.IsSorted(chips) {
+		t.Errorf("while practising, the READY line lists %q; want its tasks by name", chips)
+	}
+	if got := text(t, ctx, "#ready-order"); got != "by name while you practise" {
+		t.Errorf("while practising, the READY line's heading says %q", got)
 	}
 	settleKeys := func() { settle(t, ctx) }
 	// What is drawn and logged does not change either: the keys once

@@ -19,13 +19,14 @@ type readyLine struct {
 	markup string // the chips drawn, as markup, while marked is false
 	marked bool   // the chips were marked since (a glide, a join): draw them afresh
 	toggle string // the toggle's text drawn
+	order  string // the heading's order drawn (playground.Page.ReadyOrder)
 
-	el struct{ line, more js.Value }
+	el struct{ line, more, order js.Value }
 }
 
 func newReadyLine(a *app) *readyLine {
-	r := &readyLine{a: a}
-	byIDs(idField{&r.el.line, "ready-line"}, idField{&r.el.more, "ready-more"})
+	r := &readyLine{a: a, order: "front first"}
+	byIDs(idField{&r.el.line, "ready-line"}, idField{&r.el.more, "ready-more"}, idField{&r.el.order, "ready-order"})
 	return r
 }
 
@@ -77,6 +78,10 @@ func (r *readyLine) render(old map[string]pos, events []core.Event) {
 		}
 	}
 	chips, toggle := r.a.p.ReadyLine(r.open)
+	if order := r.a.p.ReadyOrder(); order != r.order {
+		r.order = order
+		setText(r.el.order, order)
+	}
 	// One piece of markup, written only when it changed: playing at 16×
 	// the line is drawn twenty times a second, and a chip made element
 	// by element cost ten calls into JavaScript.

@@ -885,3 +885,46 @@ func TestPopoverTop(t *testing.T) {
 		}
 	}
 }
+
+// TestPractiseListsTheReadyLineByName: while practising, the READY line
+// lists its tasks by name, none marked or titled as the front: a
+// question may ask which task next hands out, and the line's order is
+// the answer. Watching, it is front first again.
+func TestPractiseListsTheReadyLineByName(t *testing.T) {
+	t.Parallel()
+	s, err := session.New("submit b\nsubmit c\nsubmit a\n", scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Seek(scenario.StepEnd)
+	p := playground.New()
+	p.ShowPractice(s)
+	chips, _ := p.ReadyLine(false)
+	var names []string
+	for _, c := range chips {
+		names = append(names, c.Task)
+		if c.Front || strings.Contains(c.Title, "front") || strings.Contains(c.Title, "number") {
+			t.Errorf("practising, chip %+v tells its place in line", c)
+		}
+	}
+	if got := strings.Join(names, " "); got != "a b c" {
+		t.Errorf("practising, the READY line lists %q; want a b c, by name", got)
+	}
+	if got := p.ReadyOrder(); got != "by name while you practise" {
+		t.Errorf("practising, the READY line's heading says %q", got)
+	}
+
+	w := open(t, "", "")
+	if _, err := w.Act("submit b"); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"submit c", "submit a"} {
+		if _, err := w.Act(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chips, _ = w.ReadyLine(false)
+	if len(chips) < 3 || chips[0].Task != "b" || !chips[0].Front || w.ReadyOrder() != "front first" {
+		t.Errorf("watching, the READY line is %+v, heading %q; want b at its front, front first", chips, w.ReadyOrder())
+	}
+}

@@ -114,10 +114,15 @@ type Chip struct {
 // collapsed, its first [ReadyCollapsed] chips and a toggle that says how
 // many more wait ("+57 more"); open, up to [ReadyOpen] chips and a toggle
 // to collapse it ("show fewer"). The toggle is "" when there is nothing to
-// open or collapse. While practising ([Page.ShowPractice]) the front is
-// neither marked nor said to be what next hands out: a question may ask.
+// open or collapse. While practising ([Page.ShowPractice]) the line's
+// tasks are listed by name, none marked as its front: a question may ask
+// which task next hands out, and the order would answer it
+// ([Page.ReadyOrder] says which order is shown).
 func (p *Page) ReadyLine(open bool) (chips []Chip, toggle string) {
 	line := p.s.Ready()
+	if p.practising {
+		line = slices.Sorted(slices.Values(line))
+	}
 	limit := ReadyCollapsed
 	if open {
 		limit = ReadyOpen
@@ -125,15 +130,25 @@ func (p *Page) ReadyLine(open bool) (chips []Chip, toggle string) {
 	shown := line[:min(len(line), limit)]
 	chips = make([]Chip, len(shown))
 	for i, t := range shown {
-		chips[i] = Chip{Task: t, Title: t + " — number " + strconv.Itoa(i+1) + " in line"}
-		if i == 0 && !p.practising {
-			// While practising, the question may be which task next
-			// hands out.
-			chips[i].Front = true
-			chips[i].Title = t + " — front of the line: next hands it out (click)"
+		switch {
+		case p.practising:
+			chips[i] = Chip{Task: t, Title: t + " — READY"}
+		case i == 0:
+			chips[i] = Chip{Task: t, Front: true, Title: t + " — front of the line: next hands it out (click)"}
+		default:
+			chips[i] = Chip{Task: t, Title: t + " — number " + strconv.Itoa(i+1) + " in line"}
 		}
 	}
 	return chips, collapseToggle(open, len(line), len(shown), ReadyCollapsed)
+}
+
+// ReadyOrder says in which order [Page.ReadyLine] lists the READY tasks,
+// for the line's heading: front first, or by name while practising.
+func (p *Page) ReadyOrder() string {
+	if p.practising {
+		return "by name while you practise"
+	}
+	return "front first"
 }
 
 // collapseToggle is the toggle of a list of total entries that lists shown
