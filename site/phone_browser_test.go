@@ -3,6 +3,7 @@ package site_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
@@ -117,19 +118,48 @@ func TestThePhoneLayout(t *testing.T) {
 // TestATapThatActsMovesNothing: on a phone, a tap on the front READY task
 // of diamond-redrive hands it out, which makes the script one's own. The
 // page was retitled "Your script", a line shorter, and the drawing moved
-// 22 px up under the finger; the title stays, and nothing moves.
+// 22 px up under the finger; the title stays, and nothing moves. At step
+// 24 handing b out adds a fourth count, which wrapped the counts to a
+// second line and moved the drawing 26 px down: the page scrolls by as
+// much, and the notice of the steps dropped covers no task.
 func TestATapThatActsMovesNothing(t *testing.T) {
-	ctx := phoneAt(t, 5, "READY")
-	title := text(t, ctx, "#scenario-title")
-	at := centre(t, ctx, `#graph g[data-task="a"] > rect`)
-	touchAt(t, ctx, at)
-	waitForStates(t, ctx, map[string]string{"a": "RUNNING"})
-	settle(t, ctx)
-	if got := centre(t, ctx, `#graph g[data-task="a"] > rect`); got != at {
-		t.Errorf("a tap on a moved it from %v to %v", at, got)
-	}
-	if got := text(t, ctx, "#scenario-title"); got != title {
-		t.Errorf("a tap on a retitled the page from %q to %q", title, got)
+	for _, c := range []struct {
+		step       int
+		task, a    string // the task tapped, and a's state before
+		noticeSays string // "" for no notice
+	}{{5, "a", "READY", ""}, {24, "b", "SUCCEEDED", "later commands were dropped"}} {
+		ctx := phoneAt(t, c.step, c.a)
+		title := text(t, ctx, "#scenario-title")
+		rect := `#graph g[data-task="` + c.task + `"] > rect`
+		// The task in the middle of the screen, clear of the timeline
+		// stuck to its bottom.
+		eval[bool](t, ctx, `(document.querySelector('`+rect+`').scrollIntoView({block: 'center'}), true)`)
+		settle(t, ctx)
+		at := centre(t, ctx, rect)
+		touchAt(t, ctx, at)
+		waitForStates(t, ctx, map[string]string{c.task: "RUNNING"})
+		settle(t, ctx)
+		if got := centre(t, ctx, rect); got != at {
+			t.Errorf("step %d: a tap on %s moved it from %v to %v", c.step, c.task, at, got)
+		}
+		if got := text(t, ctx, "#scenario-title"); got != title {
+			t.Errorf("step %d: a tap on %s retitled the page from %q to %q", c.step, c.task, title, got)
+		}
+		if c.noticeSays == "" {
+			continue
+		}
+		if got := text(t, ctx, "#notice-text"); !strings.Contains(got, c.noticeSays) {
+			t.Fatalf("step %d: the notice says %q; want %q", c.step, got, c.noticeSays)
+		}
+		if over := eval[[]string](t, ctx, `(() => {
+			const n = document.querySelector('#notice').getBoundingClientRect();
+			return [...document.querySelectorAll('#graph g[data-task] > rect')].filter(r => {
+				const b = r.getBoundingClientRect();
+				return b.right > n.left && b.left < n.right && b.bottom > n.top && b.top < n.bottom;
+			}).map(r => r.parentNode.dataset.task);
+		})()`); len(over) > 0 {
+			t.Errorf("step %d: the notice covers %v", c.step, over)
+		}
 	}
 }
 

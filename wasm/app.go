@@ -458,14 +458,26 @@ func (a *app) act(cmd string) bool {
 		a.commandError(err.Error())
 		return false
 	}
+	stageTop := a.d.el.scroller.Call("getBoundingClientRect").Get("top").Float()
 	a.ed.set(a.p.Session().Text())
 	a.describe()
 	a.ed.scrollToEnd()
+	a.render(true)
+	a.keepStage(stageTop)
 	if out.Notice != "" {
 		a.notify(out.Notice, false)
 	}
-	a.render(true)
 	return true
+}
+
+// keepStage scrolls the page by as much as an action moved the stage on
+// the screen from top, where it was: a count or a caption that wraps to
+// another line above it would move the task under a finger that acted on
+// it. The read costs a layout, once an action.
+func (a *app) keepStage(top float64) {
+	if dy := a.d.el.scroller.Call("getBoundingClientRect").Get("top").Float() - top; dy != 0 {
+		js.Global().Call("scrollBy", 0, dy)
+	}
 }
 
 func (a *app) commandError(msg string) {
