@@ -754,3 +754,23 @@ func TestTheTimelineFitsItsPanel(t *testing.T) {
 		}
 	}
 }
+
+// TestALiveLinkThatCannotBeReadSaysSo: ?live= names a DAG this server
+// cannot show (it runs without --db): the page said "Loading…" under
+// its loading overlay for ever. It says what went wrong instead.
+func TestALiveLinkThatCannotBeReadSaysSo(t *testing.T) {
+	ctx, base := playground(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?live=nope")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, `!document.querySelector('#notice').hidden`)
+	if got := text(t, ctx, "#notice-text"); !strings.Contains(got, "Could not read the live DAG nope") || !strings.Contains(got, "--db") {
+		t.Errorf("the notice says %q", got)
+	}
+	if eval[bool](t, ctx, `!document.querySelector('#boot').hidden`) {
+		t.Error("the loading overlay stays")
+	}
+	if got := text(t, ctx, "#scenario-title"); got != "Live DAG nope not loaded" {
+		t.Errorf("the title says %q", got)
+	}
+}

@@ -278,7 +278,12 @@ func apiFallback(w http.ResponseWriter, r *http.Request) {
 	case p == "/api/scenarios" || strings.HasPrefix(p, "/api/scenarios/") && !strings.Contains(p[len("/api/scenarios/"):], "/"):
 		allow = "GET, HEAD"
 	}
-	if allow == "" {
+	switch {
+	case allow == "" && strings.HasPrefix(r.URL.Path, "/api/live/"):
+		// A live DAG's link opened on a server without a database.
+		jsonError(w, http.StatusNotFound, "this server shows no live DAGs (wq serve --db does)")
+		return
+	case allow == "":
 		jsonError(w, http.StatusNotFound, "no such API: "+r.URL.Path)
 		return
 	}

@@ -117,12 +117,19 @@ func (v *liveView) load() {
 	v.fetch("GET", path, "", func(status int, body string) {
 		v.busy = false
 		if status != 200 {
-			msg := body
+			msg := strings.TrimSpace(body)
 			if e, ok := parseJSON(body); ok && e.str("error") != "" {
 				msg = e.str("error")
 			}
 			setText(v.el.state, "could not read "+v.dag+": "+msg)
 			setData(v.el.bar, "error", "1")
+			if v.loads == 0 {
+				// Nothing was drawn: say so where the page said it was
+				// loading.
+				setHidden(v.a.el.boot, true)
+				setText(v.a.el.title, "Live DAG "+v.dag+" not loaded")
+				v.a.notify("Could not read the live DAG "+v.dag+": "+msg+".", true)
+			}
 		} else if err := v.a.p.OpenLiveState(v.dag, body); err != nil {
 			setText(v.el.state, "the server's state of "+v.dag+" does not open: "+err.Error())
 			setData(v.el.bar, "error", "1")
