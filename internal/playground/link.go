@@ -315,7 +315,9 @@ func linkParams(query, fragment string) (map[string]string, []error) {
 }
 
 // ParseStep reads a step as a link or the timeline slider gives it: a
-// whole number (no sign), or "end" or "last" for [StepEnd].
+// whole number (no sign), or "end" or "last" for [StepEnd]. A step past
+// the last is the last, as the page shows it: so is a whole number too
+// big for an int.
 func ParseStep(v string) (int, bool) {
 	switch strings.ToLower(v) {
 	case "end", "last":
@@ -326,7 +328,7 @@ func ParseStep(v string) (int, bool) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, false
+		return StepEnd, true // only a range error is left
 	}
 	return n, true
 }

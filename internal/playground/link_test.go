@@ -158,12 +158,12 @@ func TestLinkRoundTrips(t *testing.T) {
 
 func TestParseStep(t *testing.T) {
 	t.Parallel()
-	for v, want := range map[string]int{"0": 0, "12": 12, "end": playground.StepEnd, "last": playground.StepEnd} {
+	for v, want := range map[string]int{"0": 0, "12": 12, "end": playground.StepEnd, "last": playground.StepEnd, "99999999999999999999999": playground.StepEnd} {
 		if got, ok := playground.ParseStep(v); !ok || got != want {
 			t.Errorf("ParseStep(%q) = %d, %v; want %d", v, got, ok, want)
 		}
 	}
-	for _, v := range []string{"", "-1", "+1", "1.5", "abc", " 3", "99999999999999999999999"} {
+	for _, v := range []string{"", "-1", "+1", "1.5", "abc", " 3", "-99999999999999999999999"} {
 		if _, ok := playground.ParseStep(v); ok {
 			t.Errorf("ParseStep(%q) accepted", v)
 		}
