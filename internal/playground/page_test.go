@@ -928,3 +928,16 @@ func TestPractiseListsTheReadyLineByName(t *testing.T) {
 		t.Errorf("watching, the READY line is %+v, heading %q; want b at its front, front first", chips, w.ReadyOrder())
 	}
 }
+
+// TestABatchBannerNamesItsBatch: a paced redrive's batch redrives ten
+// tasks in one step; its banner named the last of them as the redrive
+// that released every render of the ten.
+func TestABatchBannerNamesItsBatch(t *testing.T) {
+	t.Parallel()
+	p := open(t, "?scenario=outage&step=766", "")
+	k := 767
+	b := p.Banner(k, true)
+	if b.Kind != "release" || !strings.HasPrefix(b.Text, "redrive fetch-11, fetch-12, fetch-13 and 7 more: ") {
+		t.Errorf("the banner of step %d (%s) says %q", k, p.Session().Step(k).Command.String(), b.Text)
+	}
+}

@@ -405,30 +405,36 @@ func (p *Page) Banner(k int, wave bool) Banner {
 	if !wave || k < 1 || k > s.Len() {
 		return Banner{}
 	}
-	var root, kind string
-	var tasks []string
+	// A step may kill or redrive several tasks (a batch of a paced
+	// redrive, leases that expire together): the banner names them all,
+	// not the last as the cause of every task released.
+	var kind string
+	var dead, redriven, blockers, tasks []string
 	for _, e := range s.Step(k).Events {
 		switch e.Kind {
 		case core.EventDead:
-			root, kind = e.Task, "dead"
+			dead, kind = append(dead, e.Task), "dead"
 		case core.EventRedriven:
-			root, kind = e.Task, "release"
+			redriven, kind = append(redriven, e.Task), "release"
 		case core.EventBlocked:
-			if kind == "" {
-				root, kind = e.Root, "dead"
+			if !slices.Contains(blockers, e.Root) {
+				blockers = append(blockers, e.Root)
 			}
 			tasks = append(tasks, e.Task)
 		case core.EventUnblocked:
 			tasks = append(tasks, e.Task)
 		}
 	}
+	if kind == "" && len(blockers) > 0 {
+		dead, kind = blockers, "dead"
+	}
 	switch {
 	case kind == "dead" && len(tasks) > 0:
-		return Banner{Kind: "dead", Text: "blocked by " + root + ": " + wording.Names(tasks, 6) + " — nearest first"}
+		return Banner{Kind: "dead", Text: "blocked by " + wording.Names(dead, 3) + ": " + wording.Names(tasks, 6) + " — nearest first"}
 	case kind == "dead":
-		return Banner{Kind: "dead", Text: root + " is DEAD"}
+		return Banner{Kind: "dead", Text: wording.Names(dead, 3) + " " + wording.IsAre(len(dead)) + " DEAD"}
 	case kind == "release" && len(tasks) > 0:
-		return Banner{Kind: "release", Text: "redrive " + root + ": " + wording.Names(tasks, 6) + " released"}
+		return Banner{Kind: "release", Text: "redrive " + wording.Names(redriven, 3) + ": " + wording.Names(tasks, 6) + " released"}
 	}
 	return Banner{}
 }
