@@ -49,7 +49,7 @@ func TestTheFilterByState(t *testing.T) {
 	if n := near(shot(t, ctx, `#graph g[data-task="a"]`), deadC, 30); n < aBefore*9/10 {
 		t.Errorf("filtered to DEAD, a has %d of its %d pixels of DEAD's outline", n, aBefore)
 	}
-	if got := text(t, ctx, "#counts .filter-note"); !strings.Contains(got, "Showing only DEAD: 1 of 4 tasks.") {
+	if got := text(t, ctx, "#counts .filter-note"); !strings.Contains(got, "Showing only DEAD: 1 of the 4 tasks at this step.") {
 		t.Errorf("the note reads %q", got)
 	}
 	waitFor(t, ctx, `location.search.includes('show=DEAD')`)

@@ -48,7 +48,9 @@ func sortStates(sts []core.State) []core.State {
 }
 
 // FilterNote says what the filter shows at the step shown, "Showing only
-// DEAD and BLOCKED: 33 of 405 tasks.", or "" without a filter. The cost is
+// DEAD and BLOCKED: 33 of the 405 tasks at this step.", or "" without a
+// filter. It counts the tasks submitted by the step, unlike the counts'
+// "of 444 tasks", which counts the whole script's. The cost is
 // O(states).
 func (p *Page) FilterNote() string {
 	if len(p.filter) == 0 {
@@ -64,7 +66,10 @@ func (p *Page) FilterNote() string {
 	for _, st := range core.States() {
 		all += p.s.Count(st)
 	}
-	return "Showing only " + andList(names) + ": " + fmt.Sprintf("%d of %s.", n, wording.Plural(all, "task"))
+	if all == 0 {
+		return "Showing only " + andList(names) + ": no task is submitted at this step."
+	}
+	return "Showing only " + andList(names) + ": " + fmt.Sprintf("%d of the %s at this step.", n, wording.Plural(all, "task"))
 }
 
 // andList joins words as a sentence does: "a", "a and b", "a, b and c".

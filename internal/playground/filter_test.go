@@ -32,6 +32,12 @@ func TestFilterByState(t *testing.T) {
 	if note := p.FilterNote(); !strings.HasPrefix(note, "Showing only DEAD and BLOCKED: ") || !strings.Contains(note, " "+itoa(n)+" of ") {
 		t.Errorf("note %q, want DEAD and BLOCKED, %d of them", note, n)
 	}
+	// At step 0 nothing is submitted yet: the note says so rather than
+	// "0 of 0 tasks" beside the counts' "of 444 tasks".
+	z := open(t, "?scenario=outage&step=0&show=DEAD", "")
+	if note := z.FilterNote(); note != "Showing only DEAD: no task is submitted at this step." {
+		t.Errorf("at step 0 the note says %q", note)
+	}
 	addr := p.Address()
 	if !strings.Contains(addr, "show=DEAD,BLOCKED") {
 		t.Errorf("the address %q keeps no filter", addr)
