@@ -83,3 +83,21 @@ func TestPracticeLocksTheTimeline(t *testing.T) {
 		t.Logf("the hidden step label says %q", got)
 	}
 }
+
+// TestABadPracticeLinkIsSaid: a practice link whose exercise, set or
+// seed cannot be read opens the first exercise, as before, but says what
+// it left out; it said nothing.
+func TestABadPracticeLinkIsSaid(t *testing.T) {
+	ctx, base := playground(t)
+	for path, want := range map[string]string{
+		"/?practice=L4&set=book&ex=999":    `This link's ex could not be read (no exercise "999" at L4`,
+		"/?practice=L4&set=bogus&ex=1":     `This link's set could not be read (unknown set "bogus"`,
+		"/?practice=L4&set=random&seed=-1": `This link's seed could not be read (must be a whole number, got "-1")`,
+	} {
+		open(t, ctx, base, path)
+		waitFor(t, ctx, `document.querySelector('#practice-status').textContent.startsWith('Question 1 of')`)
+		if got := text(t, ctx, "#notice-text"); !strings.Contains(got, want) || eval[bool](t, ctx, `document.querySelector('#notice').hidden`) {
+			t.Errorf("%s: the notice says %q; want %q", path, got, want)
+		}
+	}
+}

@@ -173,7 +173,13 @@ func (a *app) loadURL() {
 		}()
 	}
 	if addr.Link.Practice.On() {
-		a.practice.open(addr.Link.Practice, true)
+		// The practice part read again, with the exercise checked: a
+		// link to one that is not is said, not opened as the first.
+		pl, errs := trainer.ReadLink(loc.Get("search").String(), loc.Get("hash").String())
+		a.practice.open(pl, true)
+		if notices := playground.LinkNotices(errs); len(notices) > 0 {
+			a.notify(strings.Join(notices, " "), true)
+		}
 		return
 	}
 	if addr.Link.Live != "" {

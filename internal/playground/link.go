@@ -91,6 +91,19 @@ func clipParam(s string) string {
 	return s
 }
 
+// LinkNotices says each [LinkError] of errs as the page's notice does:
+// "This link's step could not be read (…), so it was left out."
+func LinkNotices(errs []error) []string {
+	var notices []string
+	for _, e := range errs {
+		var le *LinkError
+		if errors.As(e, &le) {
+			notices = append(notices, "This link's "+le.Param+" could not be read ("+le.Msg+"), so it was left out.")
+		}
+	}
+	return notices
+}
+
 // LinkError is a parameter of a link that could not be read: [ParseLink]
 // reports it and reads the rest of the link without it.
 type LinkError struct {

@@ -145,12 +145,7 @@ func (p *Page) Open(query, fragment string) (text string, notices []string, err 
 // its address once, to see first whether it asks for practice mode.
 func (p *Page) OpenAddress(a Address) (text string, notices []string, err error) {
 	l := a.Link
-	for _, e := range a.Errs {
-		var le *LinkError
-		if errors.As(e, &le) {
-			notices = append(notices, "This link's "+le.Param+" could not be read ("+le.Msg+"), so it was left out.")
-		}
-	}
+	notices = LinkNotices(a.Errs)
 	p.embed = l.Embed
 	p.panels = l.Panels
 	p.filter = l.Show
