@@ -113,9 +113,17 @@ func (p *Page) Console() Console {
 	if raised, count, window := s.Alert(); raised {
 		// The alert stays up while the queue shrinks (a redrive takes
 		// entries out): it says what raised it, not that it grows.
-		entries := len(letters)
+		// Its entries are the DEAD tasks and the BLOCKED ones behind
+		// them: both are said, beside the DEAD count's badge.
+		dead := 0
+		for _, l := range letters {
+			if l.State == core.Dead {
+				dead++
+			}
+		}
 		c.Alert = "Dead-letter queue alert: " + strconv.Itoa(count) + " or more dead letters came in within " + scenario.FormatDuration(window) +
-			"; " + strconv.Itoa(entries) + " in it now. It clears when fewer come in within " + scenario.FormatDuration(window) + "."
+			"; " + strconv.Itoa(len(letters)) + " in it now (" + strconv.Itoa(dead) + " DEAD, " + strconv.Itoa(len(letters)-dead) + " BLOCKED)." +
+			" It clears when fewer come in within " + scenario.FormatDuration(window) + "."
 	}
 	return c
 }

@@ -1,10 +1,12 @@
 package playground_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dagq/dagq/core"
 	"github.com/dagq/dagq/internal/playground"
 )
 
@@ -40,8 +42,14 @@ func TestConsoleGroupsTheOutage(t *testing.T) {
 	raised := false
 	for k := 1; k <= s.Len(); k++ {
 		s.Seek(k)
-		if p.Console().Alert != "" {
+		if alert := p.Console().Alert; alert != "" {
 			raised = true
+			// Its count of entries is the DEAD badge's and the BLOCKED
+			// one's: it once said "444 in it now" beside "DEAD 43".
+			want := fmt.Sprintf("; %d in it now (%d DEAD, %d BLOCKED).", s.Count(core.Dead)+s.Count(core.Blocked), s.Count(core.Dead), s.Count(core.Blocked))
+			if !strings.Contains(alert, want) {
+				t.Errorf("step %d: the alert says %q; want %q", k, alert, want)
+			}
 			break
 		}
 	}
