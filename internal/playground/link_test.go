@@ -169,3 +169,25 @@ func TestParseStep(t *testing.T) {
 		}
 	}
 }
+
+// TestAScriptThatDoesNotRunStaysInTheAddress: a link whose script opens
+// but does not run shows it with its error; the address the page writes
+// back keeps the script (it said "#script=", and a reload showed
+// nothing), until a command is acted on the empty page shown instead.
+func TestAScriptThatDoesNotRunStaysInTheAddress(t *testing.T) {
+	t.Parallel()
+	p := playground.New()
+	text, _, err := p.Open("", "#script=AAAAAAAA")
+	if err == nil || text != "\x00\x00\x00\x00\x00\x00" {
+		t.Fatalf("the link opened %q, error %v; want six NULs that do not run", text, err)
+	}
+	if l, errs := playground.ParseLink("", p.Address()); len(errs) > 0 || l.Script != text {
+		t.Errorf("the page's address %q holds the script %q (%v); want %q", p.Address(), l.Script, errs, text)
+	}
+	if _, err := p.Act("submit a"); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := playground.ParseLink("", p.Address()); l.Script != "submit a\n" {
+		t.Errorf("acted on, the page's address holds %q; want the script acted", l.Script)
+	}
+}

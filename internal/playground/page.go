@@ -58,6 +58,13 @@ type Page struct {
 
 	practising bool      // a practice's session is shown ([Page.ShowPractice])
 	watched    *watching // what was shown before, for [Page.Watch]
+
+	// unrun is a script the page opened that does not run, and unrunOf
+	// the empty session shown in its place: until that session gets a
+	// command, the address keeps the script, so that a reload shows it
+	// with its error again rather than nothing.
+	unrun   string
+	unrunOf *session.Session
 }
 
 // snapshot is what Undo restores: a script, the step shown and the
@@ -234,9 +241,11 @@ func (p *Page) Choose(name string) bool {
 // that does not run leaves an empty session and returns the error.
 func (p *Page) load(text, name string, step int) error {
 	s, err := session.New(text, p.options())
+	p.unrun, p.unrunOf = "", nil
 	if err != nil {
 		s, _ = session.New("", p.options())
 		name = ""
+		p.unrun, p.unrunOf = text, s
 	}
 	p.s, p.name, p.origin, p.live = s, name, "", ""
 	s.Seek(step)

@@ -15,8 +15,11 @@ func (p *Page) link() Link {
 		l.Scenario = p.name
 	} else {
 		l.Script, l.HasScript = p.s.Text(), true
-		if p.live != "" {
+		switch {
+		case p.live != "":
 			l.Script = p.liveScript
+		case p.s == p.unrunOf && l.Script == "":
+			l.Script = p.unrun
 		}
 	}
 	return l
