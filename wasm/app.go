@@ -173,9 +173,13 @@ func (a *app) loadURL() {
 		}()
 	}
 	if addr.Link.Practice.On() {
-		// The practice part read again, with the exercise checked: a
-		// link to one that is not is said, not opened as the first.
-		pl, errs := trainer.ReadLink(loc.Get("search").String(), loc.Get("hash").String())
+		// The exercise checked: a link to one that is not is said, not
+		// opened as the first without a word.
+		pl, err := trainer.CheckLink(addr.Link.Practice)
+		errs := addr.Errs
+		if err != nil {
+			errs = append(errs, err)
+		}
 		a.practice.open(pl, true)
 		if notices := playground.LinkNotices(errs); len(notices) > 0 {
 			a.notify(strings.Join(notices, " "), true)

@@ -76,9 +76,12 @@ func (p *Page) Console() Console {
 	groups := s.DeadLetterGroups()
 	letters := s.DeadLetters()
 	blocked := map[string][]string{} // root → the tasks it blocks
+	dead := 0
 	for _, d := range letters {
 		if d.State == core.Blocked {
 			blocked[d.Root] = append(blocked[d.Root], d.Task)
+		} else {
+			dead++
 		}
 		if d.State == core.Dead && d.Poisoned {
 			c.Poisoned = append(c.Poisoned, d.Task)
@@ -115,12 +118,6 @@ func (p *Page) Console() Console {
 		// entries out): it says what raised it, not that it grows.
 		// Its entries are the DEAD tasks and the BLOCKED ones behind
 		// them: both are said, beside the DEAD count's badge.
-		dead := 0
-		for _, l := range letters {
-			if l.State == core.Dead {
-				dead++
-			}
-		}
 		c.Alert = "Dead-letter queue alert: " + strconv.Itoa(count) + " or more dead letters came in within " + scenario.FormatDuration(window) +
 			"; " + strconv.Itoa(len(letters)) + " in it now (" + strconv.Itoa(dead) + " DEAD, " + strconv.Itoa(len(letters)-dead) + " BLOCKED)." +
 			" It clears when fewer come in within " + scenario.FormatDuration(window) + "."

@@ -17,15 +17,26 @@ type PracticeLink = playground.PracticeLink
 // the address itself.
 func ReadLink(query, fragment string) (PracticeLink, []error) {
 	l, errs := playground.ParseLink(query, fragment)
-	pl := l.Practice
-	if pl.On() && pl.Set != SetRandom && pl.Exercise != "" {
-		if _, _, found := FindExercise(pl.Level, pl.Exercise); !found {
-			errs = append(errs, &playground.LinkError{Param: "ex", Value: pl.Exercise,
-				Msg: fmt.Sprintf("no exercise %q at %s (want 1 to %d, or a name)", clip(pl.Exercise, 40), pl.Level, len(Exercises(pl.Level)))})
-			pl.Exercise = ""
-		}
+	pl, err := CheckLink(l.Practice)
+	if err != nil {
+		errs = append(errs, err)
 	}
 	return pl, errs
+}
+
+// CheckLink checks that the exercise a practice link already read names
+// exists: one that does not is reported as a *playground.LinkError and
+// left out.
+func CheckLink(pl PracticeLink) (PracticeLink, error) {
+	if pl.On() && pl.Set != SetRandom && pl.Exercise != "" {
+		if _, _, found := FindExercise(pl.Level, pl.Exercise); !found {
+			err := &playground.LinkError{Param: "ex", Value: pl.Exercise,
+				Msg: fmt.Sprintf("no exercise %q at %s (want 1 to %d, or a name)", clip(pl.Exercise, 40), pl.Level, len(Exercises(pl.Level)))}
+			pl.Exercise = ""
+			return pl, err
+		}
+	}
+	return pl, nil
 }
 
 // Resolve returns the exercise a link names: the book's exercise (the
